@@ -1,0 +1,68 @@
+import { type ChildProcess, fork } from 'node:child_process';
+
+export const EXIT_RESTART = 100;
+/** The worker could not start for a reason a retry will not fix (port taken, bad flags). */
+export const EXIT_FATAL = 3;
+
+export interface SuperviseOptions {
+  entry: string;
+  args: string[];
+  /** Called when a worker dies before saying "ready": the update roll-back hook. */
+  onEarlyCrash?: () => Promise<boolean>;
+}
+
+/**
+ * The parent process: forks the real server and starts a new one when it
+ * exits with code 100 (restart from the UI) or crashes (with back-off). The
+ * PID the service manager sees stays the same, so it coexists with systemd.
+ */
+export function supervise(opts: SuperviseOptions): void {
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let failures = 0;
+  let readyTimer: NodeJS.Timeout | undefined;
+
+  const start = () => {
+    let ready = false;
+    child = fork(opts.entry, opts.args, {
+      env: { ...process.env, LUCKY_WORKER: '1' },
+      execArgv: process.execArgv,
+      stdio: 'inherit',
+    });
+    child.on('message', (m: { type?: string }) => {
+      if (m?.type !== 'ready') return;
+      ready = true;
+      // A worker that stays up a minute resets the crash back-off.
+      readyTimer = setTimeout(() => {
+        failures = 0;
+      }, 60_000);
+    });
+    child.on('exit', async (code, signal) => {
+      clearTimeout(readyTimer);
+      child = undefined;
+      if (stopping) return process.exit(0);
+      if (code === EXIT_RESTART) return start();
+      if (code === EXIT_FATAL) return process.exit(EXIT_FATAL);
+      if (code === 0 && !signal) return process.exit(0);
+      if (!ready && opts.onEarlyCrash && (await opts.onEarlyCrash())) return start();
+      failures++;
+      const delay = Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5));
+      process.stderr.write(`lucky: server exited (${signal ?? `code ${code}`}); starting again in ${delay / 1000} s\n`);
+      setTimeout(start, delay);
+    });
+  };
+
+  const stop = (sig: NodeJS.Signals) => {
+    stopping = true;
+    if (!child) process.exit(0);
+    child.kill(sig);
+    // Never hang a service manager: give the worker 10 s.
+    setTimeout(() => {
+      child?.kill('SIGKILL');
+      process.exit(1);
+    }, 10_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  start();
+}

@@ -1,0 +1,109 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { baseSettingsSchema } from '@lucky/shared';
+import { modules as moduleList } from '../modules/index.js';
+import { hashPassword } from './auth/password.js';
+import { loadJwtSecret, SessionStore } from './auth/sessions.js';
+import { LoginThrottle } from './auth/throttle.js';
+import { type AppConfig, CONFIG_SCHEMA_VERSION } from './config/schema.js';
+import { ConfigStore } from './config/store.js';
+import { createLogger, type Logger } from './logs/logger.js';
+import { LogRing } from './logs/ring.js';
+import { ModuleSupervisor } from './modules/supervisor.js';
+import type { ModuleDefinition } from './modules/types.js';
+import { readVersion } from './version.js';
+
+export const DEFAULT_PASSWORD = '666';
+
+export interface CoreOptions {
+  configDir: string;
+  /** `-p`: overrides the configured port for this run (not saved). */
+  port?: number;
+  host?: string;
+  version?: string;
+  /** Echo program log lines to stdout (off in tests). */
+  stdoutLogs?: boolean;
+  /** Called when the admin asks for a restart; the worker exits with code 100 by default. */
+  onRestart?: () => void;
+  /** Override THE module list (unit tests of the supervisor wiring). */
+  modules?: ModuleDefinition[];
+  /** How this process was started, for the system-service unit. */
+  entry?: { execPath: string; args: string[] };
+}
+
+/** Everything the admin routes and modules share; built once per process. */
+export interface Core {
+  version: string;
+  configDir: string;
+  startedAt: Date;
+  opts: CoreOptions;
+  store: ConfigStore;
+  ring: LogRing;
+  log: Logger;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  modules: ModuleSupervisor;
+  /** Pending 2FA secrets by session id, until confirmed with a code. */
+  pendingTwoFA: Map<string, string>;
+  /** Last accepted TOTP step, so a code cannot be replayed. */
+  lastTotpStep: number;
+  /** In-memory last use of API tokens by id. */
+  apiTokenUse: Map<string, string>;
+  requestRestart(): void;
+}
+
+export async function defaultConfig(): Promise<AppConfig> {
+  return {
+    schemaVersion: CONFIG_SCHEMA_VERSION,
+    base: baseSettingsSchema.parse({}),
+    auth: {
+      passwordHash: await hashPassword(DEFAULT_PASSWORD),
+      passwordIsDefault: true,
+      twoFA: { enabled: false, secret: '', recoveryCodes: [] },
+      apiTokens: [],
+    },
+    modules: {},
+  };
+}
+
+export async function createCore(opts: CoreOptions): Promise<Core> {
+  const configDir = path.resolve(opts.configDir);
+  await fs.mkdir(configDir, { recursive: true, mode: 0o700 });
+  const ring = new LogRing(2048);
+  const log = createLogger({ ring, stdout: opts.stdoutLogs ?? true });
+  // Defaults need a fresh scrypt hash; made only when there is no usable file.
+  const defaults = await defaultConfig();
+  const store = new ConfigStore(configDir, () => structuredClone(defaults), log.child('config'));
+  const config = await store.load();
+  ring.setCapacity(config.base.logMaxSize);
+  store.onChange((next) => ring.setCapacity(next.base.logMaxSize));
+
+  const sessions = new SessionStore(configDir, await loadJwtSecret(configDir));
+  await sessions.load();
+  const throttle = new LoginThrottle(() => ({
+    maxFailures: store.get().base.loginMaxFailures,
+    lockMs: store.get().base.loginLockMinutes * 60_000,
+  }));
+  const core: Core = {
+    version: opts.version ?? readVersion(),
+    configDir,
+    startedAt: new Date(),
+    opts,
+    store,
+    ring,
+    log,
+    sessions,
+    throttle,
+    modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir),
+    pendingTwoFA: new Map(),
+    lastTotpStep: 0,
+    apiTokenUse: new Map(),
+    requestRestart: () => (opts.onRestart ?? defaultRestart)(),
+  };
+  return core;
+}
+
+function defaultRestart(): void {
+  // Exit code 100 asks the supervising parent (main.ts) to start a new worker.
+  process.exit(100);
+}

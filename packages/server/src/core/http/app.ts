@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { matchApiToken } from '../auth/sessions.js';
+import type { Core } from '../core.js';
+import { isLanAddress } from '../net/lan.js';
+import type { KeyPair } from '../tls/adminCert.js';
+import { PACKAGES_DIR } from '../version.js';
+import { resolveClientIp } from './clientIp.js';
+import { DualListener } from './listener.js';
+import { type RouteContext, type RouteDef, RouteRegistry } from './registry.js';
+import { ApiFailure, sendFailure } from './reply.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    clientIp: string;
+  }
+}
+
+export const WEB_DIST = path.join(PACKAGES_DIR, 'web', 'dist');
+const ENTRANCE_MISS = '/__no_entrance__';
+
+export interface AdminApp {
+  app: FastifyInstance;
+  registry: RouteRegistry;
+  listener: DualListener;
+}
+
+/** Who is calling: a login session or an API token; undefined when the token is bad. */
+async function authenticate(core: Core, req: FastifyRequest): Promise<{ sessionId?: string } | undefined> {
+  let token = req.headers.authorization ?? '';
+  if (token.startsWith('Bearer ')) token = token.slice(7);
+  token = token.trim();
+  if (!token || token.length > 4096) return undefined;
+  const config = core.store.get();
+  if (token.startsWith('lkt_')) {
+    const rec = matchApiToken(token, config.auth.apiTokens);
+    if (!rec) return undefined;
+    core.apiTokenUse.set(rec.id, new Date().toISOString());
+    return {};
+  }
+  const session = await core.sessions.verify(token, config.base.adminAccount);
+  return session ? { sessionId: session.id } : undefined;
+}
+
+export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp> {
+  let listener: DualListener | undefined;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    // The security entrance: a secret path prefix the console answers under.
+    rewriteUrl: (req) => {
+      const url = req.url ?? '/';
+      const entrance = core.store.get().base.securityEntrance;
+      if (!entrance) return url;
+      const prefix = `/${entrance}`;
+      if (url === prefix) return '/';
+      if (url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return url.slice(prefix.length) || '/';
+      return ENTRANCE_MISS;
+    },
+    serverFactory: (handler) => {
+      listener = new DualListener(handler, tls);
+      return listener.http;
+    },
+  });
+  if (!listener) throw new Error('server factory was not called');
+  const dual: DualListener = listener;
+
+  app.decorateRequest('clientIp', '');
+  app.addHook('onRequest', async (req, reply) => {
+    const base = core.store.get().base;
+    req.clientIp = resolveClientIp(req.socket.remoteAddress, req.headers, base.trustedProxies);
+    if (!base.allowInternetAccess && !isLanAddress(req.clientIp)) {
+      core.log.warn(`refused admin access from outside the LAN: ${req.clientIp}`);
+      return reply.code(403).send({
+        ret: 1,
+        msg: 'access from outside the LAN is switched off (settings: allow internet access)',
+        ip: req.clientIp,
+      });
+    }
+    if (req.url === ENTRANCE_MISS) return reply.code(404).type('text/plain').send('404 page not found');
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+    if (base.forceHttps && !encrypted) {
+      const host = req.headers.host ?? 'localhost';
+      return reply.redirect(`https://${host}${req.originalUrl ?? req.url}`, 308);
+    }
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    return payload;
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiFailure) return sendFailure(reply, err);
+    if (err instanceof ZodError) {
+      const issue = err.issues[0];
+      const field = issue.path.join('.');
+      return reply.code(400).send({ ret: 1, msg: field ? `${field}: ${issue.message}` : issue.message, field });
+    }
+    const e = err as { statusCode?: number; code?: string; message: string };
+    if (e.statusCode && e.statusCode < 500) {
+      const status = e.code === 'FST_REQ_FILE_TOO_LARGE' ? 413 : e.statusCode;
+      return reply.code(status).send({ ret: 1, msg: e.message });
+    }
+    core.log.error(`${req.method} ${req.url}: ${e.message}`);
+    return reply.code(500).send({ ret: 1, msg: `internal error: ${e.message}` });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/'))
+      return reply.code(404).send({ ret: 1, msg: `unknown call ${req.method} ${req.url.split('?')[0]}` });
+    return reply.code(404).type('text/plain').send('404 page not found');
+  });
+
+  await app.register(multipart, { limits: { files: 1, fileSize: 200 * 1024 * 1024, fields: 10 } });
+
+  if (existsSync(path.join(WEB_DIST, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST,
+      index: 'index.html',
+      wildcard: false,
+      dotfiles: 'deny',
+      setHeaders: (res, file) => {
+        // Vite's assets carry content hashes; index.html must always be revalidated.
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.get('/', async (_req, reply) =>
+      reply.type('text/plain').send('The web UI is not built. Run `npm run build` (or `npm start`).'),
+    );
+  }
+
+  const wrap = (def: RouteDef) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const ctx: RouteContext = { clientIp: req.clientIp };
+    if (def.access === 'token') {
+      const who = await authenticate(core, req);
+      if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired' });
+      ctx.sessionId = who.sessionId;
+    }
+    try {
+      const result = await def.handler(req, reply, ctx);
+      if (reply.sent) return reply;
+      return result;
+    } catch (err) {
+      if (err instanceof ApiFailure) return sendFailure(reply, err);
+      throw err;
+    }
+  };
+  const registry = new RouteRegistry(app, wrap);
+  return { app, registry, listener: dual };
+}

@@ -1,0 +1,76 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { KeyPair } from '../tls/adminCert.js';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const FIRST_BYTE_TIMEOUT_MS = 15_000;
+const TLS_HANDSHAKE = 0x16;
+
+/**
+ * HTTP and HTTPS on one port: peek at the first byte of each connection (a
+ * TLS handshake starts with 0x16) and hand the socket to the plain or the
+ * TLS server. Neither server listens itself.
+ */
+export class DualListener {
+  readonly http: http.Server;
+  readonly https: https.Server;
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(handler: Handler, tls: KeyPair) {
+    this.http = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+    this.https = https.createServer({ key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' }, handler);
+    this.server = net.createServer({ pauseOnConnect: false }, (socket) => this.dispatch(socket));
+    this.server.on('error', () => undefined);
+  }
+
+  setCertificate(tls: KeyPair): void {
+    this.https.setSecureContext({ key: tls.key, cert: tls.cert });
+  }
+
+  private dispatch(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+    socket.once('data', (chunk: Buffer) => {
+      socket.setTimeout(0);
+      socket.pause();
+      socket.unshift(chunk);
+      const target = chunk[0] === TLS_HANDSHAKE ? this.https : this.http;
+      target.emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  }
+
+  listen(port: number, host?: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => {
+        this.server.off('listening', onListening);
+        reject(err);
+      };
+      const onListening = () => {
+        this.server.off('error', onError);
+        resolve((this.server.address() as net.AddressInfo).port);
+      };
+      this.server.once('error', onError);
+      this.server.once('listening', onListening);
+      this.server.listen({ port, host, ipv6Only: false });
+    });
+  }
+
+  /** Open connections to the admin port (for the overview). */
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.http.closeIdleConnections();
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+}

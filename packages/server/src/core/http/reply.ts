@@ -1,0 +1,32 @@
+import type { FastifyReply } from 'fastify';
+import type { ZodType } from 'zod';
+
+/** A failure the route reports to the client: HTTP status + ret code + message (+ field). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly ret: number,
+    message: string,
+    readonly field?: string,
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (msg: string, field?: string) => new ApiFailure(400, 1, msg, field);
+export const notFound = (msg: string) => new ApiFailure(404, 1, msg);
+export const conflict = (msg: string, field?: string) => new ApiFailure(409, 1, msg, field);
+
+/** Validate with a shared zod schema; the first issue becomes `{ret:1, msg, field}`. */
+export function parseWith<T>(schema: ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.join('.');
+  throw badRequest(field ? `${field}: ${issue.message}` : issue.message, field || undefined);
+}
+
+export function sendFailure(reply: FastifyReply, f: ApiFailure): FastifyReply {
+  return reply.code(f.status).send({ ret: f.ret, msg: f.message, ...(f.field ? { field: f.field } : {}), ...f.extra });
+}

@@ -1,0 +1,52 @@
+import type { ModuleKey } from '@lucky/shared';
+import type { ZodType } from 'zod';
+import type { RouteRegistry } from '../http/registry.js';
+import type { Logger } from '../logs/logger.js';
+
+export type ModuleState = 'stopped' | 'starting' | 'running' | 'error';
+
+export interface ModuleStatus {
+  key: ModuleKey;
+  state: ModuleState;
+  error?: string;
+  /** Module-specific live figures (rule counts, connections …). */
+  details?: Record<string, unknown>;
+}
+
+/** What the supervisor hands a module: all it may use; modules never import each other. */
+export interface ModuleContext {
+  key: ModuleKey;
+  log: Logger;
+  configDir: string;
+  /** Aborted when the module is stopped. */
+  signal: AbortSignal;
+  /** Timers the supervisor clears on stop, so a module cannot leak one. */
+  setTimeout(fn: () => void, ms: number): NodeJS.Timeout;
+  setInterval(fn: () => void, ms: number): NodeJS.Timeout;
+  /** Validate → save → reload this module's slice of the config. */
+  saveConfig(next: unknown): Promise<void>;
+}
+
+export interface ModuleRuntime<C> {
+  start(config: C): Promise<void>;
+  stop(): Promise<void>;
+  /** Apply a new config keeping what did not change; without it the supervisor stops and starts. */
+  reload?(next: C, prev: C): Promise<void>;
+  status(): Omit<ModuleStatus, 'key' | 'state'> & { state?: ModuleState };
+}
+
+export interface ModuleDefinition<C = unknown> {
+  key: ModuleKey;
+  /** An empty object must parse to a working default. */
+  configSchema: ZodType<C>;
+  createRuntime(ctx: ModuleContext): ModuleRuntime<C>;
+  /** REST routes under /api/<key>/…; `runtime` is the live instance. */
+  routes?(registry: RouteRegistry, api: ModuleApi<C>): void;
+}
+
+/** What a module's routes may do with their own module. */
+export interface ModuleApi<C> {
+  config(): C;
+  saveConfig(next: C): Promise<void>;
+  runtime(): ModuleRuntime<C> | undefined;
+}

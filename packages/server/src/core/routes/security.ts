@@ -1,0 +1,144 @@
+import { apiTokenCreateSchema, twoFADisableSchema, twoFAEnableSchema } from '@lucky/shared';
+import { z } from 'zod';
+import { verifyPassword } from '../auth/password.js';
+import { makeApiToken } from '../auth/sessions.js';
+import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from '../auth/totp.js';
+import type { Core } from '../core.js';
+import type { RouteRegistry } from '../http/registry.js';
+import { badRequest, conflict, notFound, parseWith } from '../http/reply.js';
+
+const idQuery = z.object({ id: z.string().min(1, 'id cannot be empty').max(64) });
+
+/** Security screen: 2FA, API tokens, sessions. */
+export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
+  r.add({
+    method: 'GET',
+    path: '/api/twofapassword',
+    access: 'token',
+    summary: 'Start 2FA set-up: a new secret and its otpauth URI (for the QR code)',
+    handler: (_req, _reply, ctx) => {
+      if (core.store.get().auth.twoFA.enabled) throw conflict('two-factor login is already on; turn it off first');
+      const secret = newTotpSecret();
+      core.pendingTwoFA.set(ctx.sessionId ?? 'api', secret);
+      return { ret: 0, secret, uri: totpUri(secret, core.store.get().base.adminAccount) };
+    },
+  });
+  r.add({
+    method: 'POST',
+    path: '/api/twofa/enable',
+    access: 'token',
+    summary: 'Confirm 2FA set-up with a code; answers the recovery codes once',
+    body: twoFAEnableSchema,
+    handler: async (req, _reply, ctx) => {
+      const { code } = parseWith(twoFAEnableSchema, req.body);
+      const secret = core.pendingTwoFA.get(ctx.sessionId ?? 'api');
+      if (!secret) throw badRequest('start the set-up first (scan a new QR code)', 'code');
+      const step = checkTotp(secret, code);
+      if (step === undefined) throw badRequest('the code does not match; check the phone clock', 'code');
+      const codes = newRecoveryCodes();
+      await core.store.update((d) => {
+        d.auth.twoFA = { enabled: true, secret, recoveryCodes: codes.map(hashRecoveryCode) };
+      });
+      core.lastTotpStep = step;
+      core.pendingTwoFA.clear();
+      core.log.warn(`two-factor login switched on from ${ctx.clientIp}`);
+      return { ret: 0, recoveryCodes: codes };
+    },
+  });
+  r.add({
+    method: 'POST',
+    path: '/api/twofa/disable',
+    access: 'token',
+    summary: 'Turn 2FA off (needs the password)',
+    body: twoFADisableSchema,
+    handler: async (req, _reply, ctx) => {
+      const { password } = parseWith(twoFADisableSchema, req.body);
+      if (!(await verifyPassword(password, core.store.get().auth.passwordHash))) {
+        throw badRequest('the password is wrong', 'password');
+      }
+      await core.store.update((d) => {
+        d.auth.twoFA = { enabled: false, secret: '', recoveryCodes: [] };
+      });
+      core.log.warn(`two-factor login switched off from ${ctx.clientIp}`);
+      return { ret: 0 };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/apitokens',
+    access: 'token',
+    summary: 'API tokens (without their secrets)',
+    handler: () => ({
+      ret: 0,
+      list: core.store.get().auth.apiTokens.map((t) => ({
+        id: t.id,
+        name: t.name,
+        createdAt: t.createdAt,
+        lastUsedAt: core.apiTokenUse.get(t.id) ?? null,
+      })),
+    }),
+  });
+  r.add({
+    method: 'POST',
+    path: '/api/apitokens',
+    access: 'token',
+    summary: 'Create an API token; the token is in this answer only',
+    body: apiTokenCreateSchema,
+    handler: async (req) => {
+      const { name } = parseWith(apiTokenCreateSchema, req.body);
+      if (core.store.get().auth.apiTokens.length >= 32) throw conflict('at most 32 API tokens');
+      const t = makeApiToken();
+      await core.store.update((d) => {
+        d.auth.apiTokens.push({ id: t.id, name, hash: t.hash, createdAt: new Date().toISOString() });
+      });
+      core.log.info(`API token "${name}" created`);
+      return { ret: 0, id: t.id, token: t.token };
+    },
+  });
+  r.add({
+    method: 'DELETE',
+    path: '/api/apitokens',
+    access: 'token',
+    summary: 'Revoke an API token',
+    query: idQuery,
+    handler: async (req) => {
+      const { id } = parseWith(idQuery, req.query);
+      if (!core.store.get().auth.apiTokens.some((t) => t.id === id)) throw notFound(`no API token ${id}`);
+      await core.store.update((d) => {
+        d.auth.apiTokens = d.auth.apiTokens.filter((t) => t.id !== id);
+      });
+      core.log.info(`API token ${id} revoked`);
+      return { ret: 0 };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/sessions',
+    access: 'token',
+    summary: 'Signed-in sessions',
+    handler: (_req, _reply, ctx) => ({
+      ret: 0,
+      list: core.sessions.list().map((s) => ({
+        id: s.id,
+        createdAt: s.createdAt,
+        expiresAt: s.expiresAt,
+        clientIp: s.clientIp,
+        current: s.id === ctx.sessionId,
+      })),
+    }),
+  });
+  r.add({
+    method: 'DELETE',
+    path: '/api/sessions',
+    access: 'token',
+    summary: 'Revoke a session',
+    query: idQuery,
+    handler: async (req) => {
+      const { id } = parseWith(idQuery, req.query);
+      if (!(await core.sessions.revoke(id))) throw notFound(`no session ${id}`);
+      return { ret: 0 };
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import net from 'node:net';
+import { type BaseConfigureView, baseConfigurePutSchema, baseSettingsSchema } from '@lucky/shared';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import type { Core } from '../core.js';
+import type { RouteRegistry } from '../http/registry.js';
+import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+
+export function baseView(core: Core): BaseConfigureView {
+  const c = core.store.get();
+  return { ...c.base, passwordIsDefault: c.auth.passwordIsDefault, twoFAEnable: c.auth.twoFA.enabled };
+}
+
+/** Settings (`/set`): every base setting, the account and the password. */
+export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
+  r.add({
+    method: 'GET',
+    path: '/api/baseconfigure',
+    access: 'token',
+    summary: 'Base settings (no secrets)',
+    handler: () => ({ ret: 0, baseconfigure: baseView(core) }),
+  });
+
+  r.add({
+    method: 'PUT',
+    path: '/api/baseconfigure',
+    access: 'token',
+    summary: 'Change base settings, account or password',
+    body: baseConfigurePutSchema,
+    handler: async (req, _reply, ctx) => {
+      const input = parseWith(baseConfigurePutSchema, req.body);
+      const current = core.store.get();
+      const { newPassword, currentPassword, ...settings } = input;
+      const merged = parseWith(baseSettingsSchema, { ...current.base, ...settings });
+      const accountChanged = merged.adminAccount !== current.base.adminAccount;
+      if (newPassword !== undefined || accountChanged) {
+        if (!currentPassword)
+          throw badRequest('enter the current password to change the account or password', 'currentPassword');
+        if (!(await verifyPassword(currentPassword, current.auth.passwordHash))) {
+          throw badRequest('the current password is wrong', 'currentPassword');
+        }
+        if (newPassword !== undefined && newPassword === currentPassword) {
+          throw badRequest('the new password must differ from the current one', 'newPassword');
+        }
+      }
+      const portChanged = merged.adminPort !== current.base.adminPort;
+      if (portChanged && !(await portIsFree(merged.adminPort))) {
+        throw new ApiFailure(409, 1, `port ${merged.adminPort} is already in use`, 'adminPort');
+      }
+      const passwordHash = newPassword !== undefined ? await hashPassword(newPassword) : undefined;
+      await core.store.update((d) => {
+        d.base = merged;
+        if (passwordHash) {
+          d.auth.passwordHash = passwordHash;
+          d.auth.passwordIsDefault = false;
+        }
+      });
+      if (passwordHash || accountChanged) {
+        // Every other session ends; this one carries on (under the new account name if it changed).
+        await core.sessions.revokeAll(accountChanged ? undefined : ctx.sessionId);
+        core.log.warn(
+          `admin ${passwordHash ? 'password' : 'account'} changed from ${ctx.clientIp}; other sessions revoked`,
+        );
+      }
+      core.log.info('base settings saved');
+      return {
+        ret: 0,
+        baseconfigure: baseView(core),
+        ...(portChanged ? { port: merged.adminPort, restartNeeded: true } : {}),
+        ...(accountChanged ? { relogin: true } : {}),
+      };
+    },
+  });
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen({ port, host: '::', ipv6Only: false }, () => s.close(() => resolve(true)));
+  });
+}

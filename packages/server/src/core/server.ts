@@ -1,0 +1,71 @@
+import { type Core, type CoreOptions, createCore } from './core.js';
+import { type AdminApp, buildAdminApp } from './http/app.js';
+import { registerBackupRoutes } from './routes/backup.js';
+import { registerProgramRoutes } from './routes/program.js';
+import { registerSecurityRoutes } from './routes/security.js';
+import { registerSessionRoutes } from './routes/session.js';
+import { registerSettingsRoutes } from './routes/settings.js';
+import { registerSystemRoutes } from './routes/system.js';
+import { loadAdminCertificate } from './tls/adminCert.js';
+
+export interface RunningServer {
+  core: Core;
+  admin: AdminApp;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Build the core, the admin app and its routes, listen, then start the modules. */
+export async function startServer(opts: CoreOptions): Promise<RunningServer> {
+  const core = await createCore(opts);
+  const tls = await loadAdminCertificate(core.configDir);
+  const admin = await buildAdminApp(core, tls);
+  const r = admin.registry;
+  registerSessionRoutes(r, core);
+  registerSettingsRoutes(r, core);
+  registerSecurityRoutes(r, core);
+  registerProgramRoutes(r, core, admin.listener);
+  registerBackupRoutes(r, core);
+  registerSystemRoutes(r, core);
+  for (const key of core.modules.keys()) core.modules.registerRoutes(key, r);
+  await admin.app.ready();
+
+  const port = opts.port ?? core.store.get().base.adminPort;
+  const bound = await listenDualStack(admin, port, opts.host);
+  core.log.info(
+    `Lucky ${core.version} listening on http(s)://${opts.host ?? '[::]'}:${bound} (config dir ${core.configDir})`,
+  );
+  if (core.store.get().auth.passwordIsDefault)
+    core.log.warn('the admin login is still the default 666 / 666: change it in settings');
+  await core.modules.startAll();
+
+  let closed = false;
+  return {
+    core,
+    admin,
+    port: bound,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await core.modules.stopAll();
+      await admin.listener.close();
+      await admin.app.close();
+    },
+  };
+}
+
+async function listenDualStack(admin: AdminApp, port: number, host?: string): Promise<number> {
+  if (host) return admin.listener.listen(port, host);
+  try {
+    return await admin.listener.listen(port, '::');
+  } catch (err) {
+    // No IPv6 on this machine: fall back to IPv4 only.
+    if (
+      (err as NodeJS.ErrnoException).code === 'EAFNOSUPPORT' ||
+      (err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL'
+    ) {
+      return admin.listener.listen(port, '0.0.0.0');
+    }
+    throw err;
+  }
+}

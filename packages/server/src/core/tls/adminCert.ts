@@ -1,0 +1,54 @@
+import { X509Certificate } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generate } from 'selfsigned';
+import { writeFileAtomic } from '../config/atomicWrite.js';
+
+export interface KeyPair {
+  cert: string;
+  key: string;
+}
+
+/**
+ * The admin listener's certificate: a self-signed EC certificate made on first
+ * start (10 years, SANs localhost, loopback and the host name) and kept 0600
+ * in `<config dir>/tls/`. It is renewed when fewer than 30 days remain.
+ */
+export async function loadAdminCertificate(configDir: string): Promise<KeyPair> {
+  const dir = path.join(configDir, 'tls');
+  const certFile = path.join(dir, 'admin.crt');
+  const keyFile = path.join(dir, 'admin.key');
+  try {
+    const [cert, key] = await Promise.all([fs.readFile(certFile, 'utf8'), fs.readFile(keyFile, 'utf8')]);
+    const x = new X509Certificate(cert);
+    if (Date.parse(x.validTo) - Date.now() > 30 * 86400_000) return { cert, key };
+  } catch {
+    // missing or unreadable: make a new one
+  }
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const host = os.hostname();
+  const pems = await generate([{ name: 'commonName', value: 'Lucky console' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + 10 * 365 * 86400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          ...(host && host !== 'localhost' ? [{ type: 2 as const, value: host }] : []),
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  await writeFileAtomic(keyFile, pems.private, 0o600);
+  await writeFileAtomic(certFile, pems.cert, 0o644);
+  return { cert: pems.cert, key: pems.private };
+}

@@ -1,0 +1,9 @@
+import type { ModuleDefinition } from '../core/modules/types.js';
+
+/**
+ * THE list of modules, in start order. A module appears here only when its
+ * issue is done: absent modules are absent from /api/modules/list too, so the
+ * browser shows no placeholder screens.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each module has its own config type
+export const modules: ModuleDefinition<any>[] = [];

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ModuleDefinition } from '../src/core/modules/types.js';
+import { modules as moduleList } from '../src/modules/index.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+let s: TestServer;
+afterEach(async () => s?.close());
+
+/** A module with a port-like setting that fails to apply when `fail` is set. */
+function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<{ value: number; fail: boolean }> {
+  return {
+    key,
+    configSchema: z.object({ value: z.number().int().min(0).default(1), fail: z.boolean().default(false) }),
+    createRuntime: (ctx) => {
+      let current = 0;
+      return {
+        async start(c) {
+          if (c.fail) throw new Error('port 1 is in use');
+          current = c.value;
+          events.push(`${key}:start:${c.value}`);
+          ctx.setInterval(() => events.push(`${key}:tick`), 10_000);
+        },
+        async stop() {
+          events.push(`${key}:stop`);
+        },
+        status: () => ({ details: { value: current } }),
+      };
+    },
+    routes: (r, api) =>
+      r.add({
+        method: 'PUT',
+        path: `/api/${key}/configure`,
+        access: 'token',
+        summary: 'test',
+        handler: async (req) => {
+          await api.saveConfig(req.body as { value: number; fail: boolean });
+          return { ret: 0 };
+        },
+      }),
+  };
+}
+
+describe('module supervisor', () => {
+  it('THE list is empty until module issues land (no placeholder modules)', () => {
+    expect(moduleList).toEqual([]);
+  });
+
+  it('starts in order, stops in reverse, lists modules, and keeps the previous state when a change fails', async () => {
+    const events: string[] = [];
+    s = await startTestServer({ modules: [fakeModule('ddns', events), fakeModule('wol', events)] });
+    const token = await s.login();
+    expect(events).toEqual(['ddns:start:1', 'wol:start:1']);
+    expect((await s.call('GET', '/api/modules/list', { token })).body.Modules).toEqual(['ddns', 'wol']);
+
+    const bad = await s.call('PUT', '/api/ddns/configure', { token, body: { value: -5 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ ret: 1, field: 'value' });
+    expect(s.server.core.store.get().modules.ddns).toBeUndefined();
+
+    const ok = await s.call('PUT', '/api/ddns/configure', { token, body: { value: 7 } });
+    expect(ok.body.ret).toBe(0);
+    expect(events.slice(-2)).toEqual(['ddns:stop', 'ddns:start:7']);
+
+    const failed = await s.call('PUT', '/api/ddns/configure', { token, body: { value: 9, fail: true } });
+    expect(failed.status).toBe(409);
+    expect(failed.body.msg).toMatch(/could not be applied: port 1 is in use/);
+    const status = (await s.call('GET', '/api/status', { token })).body.data.modules;
+    const ddns = status.find((m: { key: string }) => m.key === 'ddns');
+    expect(ddns.error).toMatch(/port 1 is in use/);
+    // The previous settings run again; the other module was never touched.
+    expect(events.slice(-2)).toEqual(['ddns:stop', 'ddns:start:7']);
+    expect(status.find((m: { key: string }) => m.key === 'wol')).toMatchObject({ state: 'running' });
+    expect(events.filter((e) => e.startsWith('wol:'))).toEqual(['wol:start:1']);
+
+    await s.server.close();
+    expect(events.slice(-2)).toEqual(['wol:stop', 'ddns:stop']);
+  });
+});

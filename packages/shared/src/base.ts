@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { DEFAULT_ADMIN_PORT, HTTP_CLIENT_TIMEOUT_S, LOG_MAX_SIZE, TOKEN_LIFETIME_HOURS } from './limits.js';
+import { isCidrOrIp, isIp } from './net.js';
+
+/** Candidate hosts for the about page's remote version check: three, the first is the default. */
+export const DEFAULT_ABOUT_HOSTS = [
+  'https://lucky.666666.host',
+  'https://static.lucky666.cn',
+  'https://lucky-console.github.io',
+] as const;
+
+const port = z.number().int().min(1, 'port must be 1-65535').max(65535, 'port must be 1-65535');
+
+/** Fields of the base settings the browser may read and write. Secrets live elsewhere. */
+export const baseSettingsSchema = z.object({
+  adminPort: port.default(DEFAULT_ADMIN_PORT),
+  adminAccount: z.string().trim().min(1, 'account cannot be empty').max(64).default('666'),
+  allowInternetAccess: z.boolean().default(false),
+  /** Peers whose X-Forwarded-For / X-Real-IP headers are believed (IPs or CIDRs). */
+  trustedProxies: z.array(z.string().trim().refine(isCidrOrIp, 'not an IP address or CIDR')).max(64).default([]),
+  logMaxSize: z.number().int().min(LOG_MAX_SIZE.min).max(LOG_MAX_SIZE.max).default(LOG_MAX_SIZE.default),
+  tokenLifetimeHours: z
+    .number()
+    .int()
+    .min(TOKEN_LIFETIME_HOURS.min)
+    .max(TOKEN_LIFETIME_HOURS.max)
+    .default(TOKEN_LIFETIME_HOURS.default),
+  /** Redirect plain-HTTP admin requests to HTTPS on the same port. */
+  forceHttps: z.boolean().default(false),
+  /** Optional secret path prefix; when set the console answers only under `/<entrance>/`. */
+  securityEntrance: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{0,64}$/, 'letters, digits, - and _ only (at most 64)')
+    .default(''),
+  frontendDisableAutoExpandLeftMenu: z.boolean().default(false),
+  httpClientTimeout: z
+    .number()
+    .int()
+    .min(HTTP_CLIENT_TIMEOUT_S.min)
+    .max(HTTP_CLIENT_TIMEOUT_S.max)
+    .default(HTTP_CLIENT_TIMEOUT_S.default),
+  aboutHosts: z
+    .array(z.string().trim().url('must be an http(s) URL'))
+    .length(3, 'exactly three hosts, the first is the default')
+    .default([...DEFAULT_ABOUT_HOSTS]),
+  /** Login throttling: failures per client address before back-off starts, and the lock-out window. */
+  loginMaxFailures: z.number().int().min(3).max(100).default(5),
+  loginLockMinutes: z.number().int().min(1).max(1440).default(15),
+});
+export type BaseSettings = z.infer<typeof baseSettingsSchema>;
+
+/** What GET /api/baseconfigure answers: settings plus read-only facts, never secrets. */
+export interface BaseConfigureView extends BaseSettings {
+  passwordIsDefault: boolean;
+  twoFAEnable: boolean;
+}
+
+/** PUT /api/baseconfigure: settings, plus an optional password change. */
+export const baseConfigurePutSchema = baseSettingsSchema.partial().extend({
+  newPassword: z.string().min(6, 'password must have at least 6 characters').max(128).optional(),
+  /** Required to change the account or the password. */
+  currentPassword: z.string().max(128).optional(),
+});
+export type BaseConfigurePut = z.infer<typeof baseConfigurePutSchema>;
+
+export const loginSchema = z.object({
+  Account: z.string().trim().min(1, 'account cannot be empty').max(64),
+  Password: z.string().min(1, 'password cannot be empty').max(128),
+  TwoFACode: z.string().trim().max(32).optional(),
+});
+
+export const apiTokenCreateSchema = z.object({
+  name: z.string().trim().min(1, 'name cannot be empty').max(64),
+});
+
+export const twoFAEnableSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'enter the 6-digit code'),
+});
+export const twoFADisableSchema = z.object({
+  password: z.string().min(1, 'password cannot be empty').max(128),
+});
+
+export { isIp };

@@ -1,0 +1,6 @@
+export * from './api.js';
+export * from './base.js';
+export * from './format.js';
+export * from './limits.js';
+export * from './modules.js';
+export * from './net.js';

@@ -1,0 +1,58 @@
+// Module keys as the spec spells them: one name per concept on the wire, in
+// code, in config and in the locale namespaces.
+export const MODULE_KEYS = [
+  'ddns',
+  'reverseproxy',
+  'portforward',
+  'stun',
+  'wol',
+  'cron',
+  'acme',
+  'webdav',
+  'ftpserver',
+  'filebrowser',
+  'storagemanagement',
+  'wanji_admin',
+] as const;
+export type ModuleKey = (typeof MODULE_KEYS)[number];
+
+/** Fixed order of module routes in the menu (spec section 2). `web` is the route of `reverseproxy`. */
+export const MODULE_ROUTE_ORDER = [
+  'diy',
+  'acme',
+  'ftpserver',
+  'webdav',
+  'cron',
+  'ddns',
+  'portforward',
+  'web',
+  'wol',
+  'stun',
+  'filebrowser',
+  'storagemanagement',
+] as const;
+
+/** Route of each module's screen; wanji_admin is pushed without a leading slash. */
+export const MODULE_ROUTES: Record<ModuleKey, string> = {
+  ddns: '/ddns',
+  reverseproxy: '/web',
+  portforward: '/portforward',
+  stun: '/stun',
+  wol: '/wol',
+  cron: '/cron',
+  acme: '/acme',
+  webdav: '/webdav',
+  ftpserver: '/ftpserver',
+  filebrowser: '/filebrowser',
+  storagemanagement: '/storagemanagement',
+  wanji_admin: 'wanjiadmin',
+};
+
+/** The network-storage menu group is shown only when one of these is present. */
+export const NETWORK_STORAGE_TRIGGERS: readonly ModuleKey[] = ['webdav', 'filebrowser'];
+export const NETWORK_STORAGE_MEMBERS: readonly ModuleKey[] = [
+  'storagemanagement',
+  'webdav',
+  'ftpserver',
+  'filebrowser',
+];

@@ -1,0 +1,57 @@
+// Address checks shared by forms and the server (spec: "an IPv4/IPv6 pattern check exists").
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function isIpv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+export function isIpv6(s: string): boolean {
+  if (!s.includes(':')) return false;
+  let body = s;
+  const zone = body.indexOf('%');
+  if (zone >= 0) body = body.slice(0, zone);
+  // An embedded IPv4 tail counts as two groups.
+  const lastColon = body.lastIndexOf(':');
+  const tail = body.slice(lastColon + 1);
+  let groupsNeeded = 8;
+  if (tail.includes('.')) {
+    if (!isIpv4(tail)) return false;
+    body = `${body.slice(0, lastColon + 1)}0`;
+    groupsNeeded = 7;
+  }
+  const halves = body.split('::');
+  if (halves.length > 2) return false;
+  const parse = (h: string) => (h === '' ? [] : h.split(':'));
+  const left = parse(halves[0]);
+  const right = halves.length === 2 ? parse(halves[1]) : [];
+  const all = [...left, ...right];
+  if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
+  if (halves.length === 2) return all.length < groupsNeeded;
+  return all.length === groupsNeeded;
+}
+
+export function isIp(s: string): boolean {
+  return isIpv4(s) || isIpv6(s);
+}
+
+export function isCidrOrIp(s: string): boolean {
+  const slash = s.indexOf('/');
+  if (slash < 0) return isIp(s);
+  const ip = s.slice(0, slash);
+  const bits = s.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  const n = Number(bits);
+  if (isIpv4(ip)) return n <= 32;
+  if (isIpv6(ip)) return n <= 128;
+  return false;
+}
+
+/** Spec's "JSON string check". */
+export function isJsonString(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}

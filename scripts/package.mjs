@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// Builds the self-update package (run after `npm run build`):
+//   release/lucky-console-<version>.tar.gz  →  lucky-console/{release.json, packages/*/dist/**, package.json files}
+// release.json = { name, version, createdAt, files: { '<path relative to lucky-console/>': '<sha256 hex>' } }.
+// The server's updater (packages/server/src/core/system/release.ts) verifies exactly this layout.
+// Options (for tests): --root <repo dir> (default: this repository), --out <dir> (default: <root>/release).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const NAME = 'lucky-console';
+const DIRS = ['packages/server/dist', 'packages/web/dist', 'packages/shared/dist'];
+const FILES = [
+  'package.json',
+  'packages/server/package.json',
+  'packages/web/package.json',
+  'packages/shared/package.json',
+];
+const SKIP = /\.tsbuildinfo$/;
+
+function fail(msg) {
+  console.error(`package: ${msg}`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--root' || a === '--out') {
+      if (i + 1 >= argv.length) fail(`${a} needs a value`);
+      out[a.slice(2)] = argv[++i];
+    } else {
+      fail(`unknown argument ${a} (use --root <dir>, --out <dir>)`);
+    }
+  }
+  return out;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const root = path.resolve(args.root ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const outDir = path.resolve(args.out ?? path.join(root, 'release'));
+
+let version;
+try {
+  version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+} catch (e) {
+  fail(`cannot read ${path.join(root, 'package.json')}: ${e.message}`);
+}
+if (typeof version !== 'string' || !/^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/.test(version)) {
+  fail(`package.json has no usable "version" (${JSON.stringify(version)})`);
+}
+if (!fs.existsSync(path.join(root, 'packages/server/dist/main.js'))) {
+  fail('packages/server/dist/main.js is missing: run `npm run build` first');
+}
+for (const d of DIRS) {
+  if (!fs.statSync(path.join(root, d), { throwIfNoEntry: false })?.isDirectory()) {
+    fail(`${d} is missing: run \`npm run build\` first`);
+  }
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lucky-package-'));
+const top = path.join(tmp, NAME);
+const files = {};
+
+function sha256(file) {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+function copyFile(rel) {
+  const src = path.join(root, rel);
+  const dst = path.join(top, rel);
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  fs.copyFileSync(src, dst); // follows symlinks: the package holds regular files only
+  fs.chmodSync(dst, 0o644);
+  files[rel.split(path.sep).join('/')] = sha256(dst);
+}
+
+function copyTree(rel) {
+  const abs = path.join(root, rel);
+  for (const ent of fs.readdirSync(abs)) {
+    const childRel = path.join(rel, ent);
+    const st = fs.statSync(path.join(abs, ent));
+    if (st.isDirectory()) copyTree(childRel);
+    else if (st.isFile() && !SKIP.test(ent)) copyFile(childRel);
+  }
+}
+
+try {
+  fs.mkdirSync(top);
+  for (const d of DIRS) {
+    fs.mkdirSync(path.join(top, d), { recursive: true });
+    copyTree(d);
+  }
+  for (const f of FILES) if (fs.existsSync(path.join(root, f))) copyFile(f);
+
+  const sorted = Object.fromEntries(
+    Object.keys(files)
+      .sort()
+      .map((k) => [k, files[k]]),
+  );
+  const manifest = { name: NAME, version, createdAt: new Date().toISOString(), files: sorted };
+  fs.writeFileSync(path.join(top, 'release.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+
+  fs.mkdirSync(outDir, { recursive: true });
+  const outFile = path.join(outDir, `${NAME}-${version}.tar.gz`);
+  const partial = `${outFile}.partial`;
+  execFileSync('tar', ['-czf', partial, '--owner=0', '--group=0', '--numeric-owner', '--sort=name', '-C', tmp, NAME], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, LC_ALL: 'C' },
+  });
+  fs.renameSync(partial, outFile);
+  const size = fs.statSync(outFile).size;
+  console.log(
+    `${path.relative(process.cwd(), outFile) || outFile}  ${NAME} ${version}, ${Object.keys(sorted).length} files, ${(size / 1e6).toFixed(2)} MB`,
+  );
+} catch (e) {
+  console.error(`package: ${e.message}`);
+  process.exitCode = 1;
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
