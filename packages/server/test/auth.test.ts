@@ -162,3 +162,32 @@ describe('API tokens', () => {
     expect((await s.call('GET', '/api/status', { token: made.body.token })).body.ret).toBe(-1);
   });
 });
+
+describe('audit log', () => {
+  it('records logins and state-changing calls with address and outcome, newest first, and keeps them across restarts', async () => {
+    s = await startTestServer();
+    await s.call('POST', '/api/login', { body: { Account: '666', Password: 'p4ss-guess' } });
+    const token = await s.login();
+    await s.call('PUT', '/api/baseconfigure', { token, body: { logMaxSize: 3000 } });
+    await s.call('GET', '/api/status', { token });
+    const r = (await s.call('GET', '/api/audit?page=1&pageSize=10', { token })).body;
+    expect(r.list.map((e: { action: string; ret: number }) => `${e.action} ${e.ret}`)).toEqual([
+      'PUT /api/baseconfigure 0',
+      'POST /api/login 0',
+      'POST /api/login 1',
+    ]);
+    expect(r.list[0].clientIp).toBe('127.0.0.1');
+    expect(JSON.stringify(r)).not.toContain('p4ss-guess');
+    await s.server.core.audit.flush();
+    const dir = s.configDir;
+    await s.server.close();
+    const again = await startTestServer({ configDir: dir });
+    try {
+      const t = await again.login();
+      const list = (await again.call('GET', '/api/audit', { token: t })).body.list;
+      expect(list.map((e: { action: string }) => e.action)).toContain('PUT /api/baseconfigure');
+    } finally {
+      await again.close();
+    }
+  });
+});

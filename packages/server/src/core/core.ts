@@ -7,6 +7,7 @@ import { loadJwtSecret, SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { type AppConfig, CONFIG_SCHEMA_VERSION } from './config/schema.js';
 import { ConfigStore } from './config/store.js';
+import { AuditLog } from './logs/audit.js';
 import { createLogger, type Logger } from './logs/logger.js';
 import { LogRing } from './logs/ring.js';
 import { ModuleSupervisor } from './modules/supervisor.js';
@@ -40,6 +41,7 @@ export interface Core {
   store: ConfigStore;
   ring: LogRing;
   log: Logger;
+  audit: AuditLog;
   sessions: SessionStore;
   throttle: LoginThrottle;
   modules: ModuleSupervisor;
@@ -78,6 +80,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   ring.setCapacity(config.base.logMaxSize);
   store.onChange((next) => ring.setCapacity(next.base.logMaxSize));
 
+  const audit = new AuditLog(configDir);
+  await audit.load();
   const sessions = new SessionStore(configDir, await loadJwtSecret(configDir));
   await sessions.load();
   const throttle = new LoginThrottle(() => ({
@@ -92,6 +96,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     store,
     ring,
     log,
+    audit,
     sessions,
     throttle,
     modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir),

@@ -138,21 +138,30 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     );
   }
 
-  const wrap = (def: RouteDef) => async (req: FastifyRequest, reply: FastifyReply) => {
-    const ctx: RouteContext = { clientIp: req.clientIp };
-    if (def.access === 'token') {
-      const who = await authenticate(core, req);
-      if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired' });
-      ctx.sessionId = who.sessionId;
-    }
-    try {
-      const result = await def.handler(req, reply, ctx);
-      if (reply.sent) return reply;
-      return result;
-    } catch (err) {
-      if (err instanceof ApiFailure) return sendFailure(reply, err);
-      throw err;
-    }
+  const wrap = (def: RouteDef) => {
+    const audited = def.audit ?? def.method !== 'GET';
+    const action = `${def.method} ${def.path}`;
+    return async (req: FastifyRequest, reply: FastifyReply) => {
+      const ctx: RouteContext = { clientIp: req.clientIp };
+      if (def.access === 'token') {
+        const who = await authenticate(core, req);
+        if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired' });
+        ctx.sessionId = who.sessionId;
+      }
+      try {
+        const result = await def.handler(req, reply, ctx);
+        if (audited) core.audit.record({ clientIp: ctx.clientIp, action, ret: 0 });
+        if (reply.sent) return reply;
+        return result;
+      } catch (err) {
+        if (audited) {
+          const f = err as { ret?: number; message?: string };
+          core.audit.record({ clientIp: ctx.clientIp, action, ret: f.ret ?? 1, msg: f.message });
+        }
+        if (err instanceof ApiFailure) return sendFailure(reply, err);
+        throw err;
+      }
+    };
   };
   const registry = new RouteRegistry(app, wrap);
   return { app, registry, listener: dual };

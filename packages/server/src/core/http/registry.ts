@@ -21,6 +21,8 @@ export interface RouteDef {
   query?: ZodType;
   /** Raw replies (downloads) set this so the envelope is not assumed. */
   raw?: boolean;
+  /** Record in the audit log. Default: every call that is not a GET (GETs that change state set it). */
+  audit?: boolean;
   handler: (req: FastifyRequest, reply: FastifyReply, ctx: RouteContext) => Promise<unknown> | unknown;
 }
 

@@ -74,6 +74,7 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
   r.add({
     method: 'GET',
     path: '/api/restoreconfigureconfirm',
+    audit: true,
     access: 'token',
     summary: 'Apply the uploaded config and restart',
     query: keyQuery,

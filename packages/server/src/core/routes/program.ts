@@ -96,6 +96,7 @@ export function registerProgramRoutes(r: RouteRegistry, core: Core, listener: Du
   r.add({
     method: 'GET',
     path: '/api/reboot_program',
+    audit: true,
     access: 'token',
     summary: 'Restart the server process',
     handler: (_req, reply, ctx) => {

@@ -7,6 +7,11 @@ import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { badRequest, conflict, notFound, parseWith } from '../http/reply.js';
 
+const auditQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+});
+
 const idQuery = z.object({ id: z.string().min(1, 'id cannot be empty').max(64) });
 
 /** Security screen: 2FA, API tokens, sessions. */
@@ -110,6 +115,18 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
       });
       core.log.info(`API token ${id} revoked`);
       return { ret: 0 };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/audit',
+    access: 'token',
+    summary: 'Audit log: every state-changing call and login attempt, newest first',
+    query: auditQuery,
+    handler: (req) => {
+      const { page, pageSize } = parseWith(auditQuery, req.query);
+      return { ret: 0, page, pageSize, ...core.audit.page(page, pageSize) };
     },
   });
 

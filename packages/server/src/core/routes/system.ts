@@ -91,6 +91,7 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
   r.add({
     method: 'GET',
     path: '/api/update/cancel',
+    audit: true,
     access: 'token',
     summary: 'Drop the uploaded release package',
     handler: async () => {

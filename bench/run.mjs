@@ -1,0 +1,26 @@
+// `npm run bench`: builds what is needed, runs every benchmark, prints a table
+// and writes bench/results/latest.json. Budgets are reported, never asserted
+// in tests (timings on a shared machine drift).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
+import { benchCore } from './core.mjs';
+import { ROOT } from './lib.mjs';
+
+buildIfNeeded();
+const all = [...(await benchCore())];
+let over = 0;
+console.log('\nbenchmark                                                          value        budget   ');
+for (const r of all) {
+  const ok = r.ok ?? (r.budget === undefined || r.value <= r.budget);
+  if (!ok) over++;
+  const v = `${r.value.toFixed(r.unit === 'ms' ? 0 : 1)} ${r.unit}`;
+  const b = r.budget === undefined ? '' : `< ${r.budget} ${r.unit}`;
+  console.log(`${ok ? ' ok ' : 'OVER'} ${r.name.padEnd(62)} ${v.padStart(12)}  ${b}`);
+}
+mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(
+  path.join(ROOT, 'bench/results/latest.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), results: all }, null, 2)}\n`,
+);
+console.log(over ? `\n${over} over budget` : '\nall within budget');

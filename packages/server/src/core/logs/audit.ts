@@ -1,0 +1,77 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface AuditEntry {
+  time: string;
+  clientIp: string;
+  /** `PUT /api/baseconfigure`, `POST /api/login` … */
+  action: string;
+  /** 0 = done; anything else = refused or failed. */
+  ret: number;
+  msg?: string;
+}
+
+const FILE = 'audit.log';
+const MAX_FILE_BYTES = 1024 * 1024;
+const KEEP_IN_MEMORY = 1000;
+
+/**
+ * Who did what from where: every state-changing admin call and every login
+ * attempt, appended as JSON lines to `<config dir>/audit.log` (0600, rotated
+ * at 1 MB to audit.log.1) and kept in memory for the security screen.
+ */
+export class AuditLog {
+  private entries: AuditEntry[] = [];
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly dir: string) {}
+
+  private get file(): string {
+    return path.join(this.dir, FILE);
+  }
+
+  async load(): Promise<void> {
+    try {
+      const text = await fs.readFile(this.file, 'utf8');
+      this.entries = text
+        .split('\n')
+        .filter(Boolean)
+        .slice(-KEEP_IN_MEMORY)
+        .flatMap((l) => {
+          try {
+            return [JSON.parse(l) as AuditEntry];
+          } catch {
+            return [];
+          }
+        });
+    } catch {
+      // no audit file yet
+    }
+  }
+
+  record(entry: Omit<AuditEntry, 'time'>): void {
+    const e: AuditEntry = { time: new Date().toISOString(), ...entry };
+    this.entries.push(e);
+    if (this.entries.length > KEEP_IN_MEMORY + 100) this.entries = this.entries.slice(-KEEP_IN_MEMORY);
+    this.chain = this.chain.then(() => this.append(e)).catch(() => undefined);
+  }
+
+  /** Newest first. */
+  page(page: number, pageSize: number): { total: number; list: AuditEntry[] } {
+    const newest = [...this.entries].reverse();
+    return { total: newest.length, list: newest.slice((page - 1) * pageSize, page * pageSize) };
+  }
+
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  private async append(e: AuditEntry): Promise<void> {
+    const size = await fs.stat(this.file).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (size > MAX_FILE_BYTES) await fs.rename(this.file, `${this.file}.1`);
+    await fs.appendFile(this.file, `${JSON.stringify(e)}\n`, { mode: 0o600 });
+  }
+}
