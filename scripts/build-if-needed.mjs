@@ -40,6 +40,7 @@ export function buildIfNeeded() {
       cwd: web,
       stdio: 'inherit',
     });
+    run(process.execPath, [path.join(root, 'scripts/compress-web.mjs')]);
   }
 }
 

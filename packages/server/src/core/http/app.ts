@@ -123,6 +123,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       root: WEB_DIST,
       index: 'index.html',
       wildcard: false,
+      preCompressed: true,
       dotfiles: 'deny',
       setHeaders: (res, file) => {
         // Vite's assets carry content hashes; index.html must always be revalidated.
