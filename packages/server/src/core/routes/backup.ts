@@ -66,7 +66,7 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
       }
       const key = Array.from({ length: 16 }, () => randomInt(10)).join('');
       pending = { key, config, expires: Date.now() + PENDING_RESTORE_MS };
-      return { ret: 0, file: file.name, restoreConfigureKey: key, port: config.base.adminPort };
+      return { ret: 0, file: file.name, restoreConfigureKey: key, port: core.opts.port || config.base.adminPort };
     },
   });
 
@@ -90,7 +90,8 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
       if (JSON.stringify(next.auth) !== prevAuth) await core.sessions.revokeAll();
       core.log.warn(`config restored from a backup by ${ctx.clientIp}; restarting`);
       reply.raw.once('finish', () => setTimeout(() => core.requestRestart(), 100));
-      return { ret: 0, msg: 'restored; restarting', port: next.base.adminPort };
+      // A -p flag overrides the saved port for as long as the program runs with it.
+      return { ret: 0, msg: 'restored; restarting', port: core.opts.port || next.base.adminPort };
     },
   });
 

@@ -65,7 +65,8 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
       return {
         ret: 0,
         baseconfigure: baseView(core),
-        ...(portChanged ? { port: merged.adminPort, restartNeeded: true } : {}),
+        // With a -p flag the saved port applies only once the program runs without it.
+        ...(portChanged ? { port: merged.adminPort, restartNeeded: true, portOverriddenByFlag: Boolean(core.opts.port) } : {}),
         ...(accountChanged ? { relogin: true } : {}),
       };
     },
