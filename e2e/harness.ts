@@ -109,7 +109,11 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-export async function newPage(b: Browser, width = 1300, height = 900): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  b: Browser,
+  width = 1300,
+  height = 900,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await b.newContext({ viewport: { width, height }, acceptDownloads: true });
   const page = await context.newPage();
   return { context, page };

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Program, apiLogin, launchBrowser, newPage, shot, startProgram, zh } from './harness.js';
+import { apiLogin, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -25,7 +25,10 @@ afterAll(async () => {
 
 async function api(pathname: string, init: RequestInit = {}) {
   const token = await apiLogin(program.base);
-  const r = await fetch(program.base + pathname, { ...init, headers: { authorization: token, 'content-type': 'application/json' } });
+  const r = await fetch(program.base + pathname, {
+    ...init,
+    headers: { authorization: token, 'content-type': 'application/json' },
+  });
   return r.json();
 }
 

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_ADMIN_PORT, HTTP_CLIENT_TIMEOUT_S, LOG_MAX_SIZE, TOKEN_LIFETIME_HOURS } from './limits.js';
+import {
+  DEFAULT_ABOUT_HOSTS,
+  DEFAULT_ADMIN_PORT,
+  HTTP_CLIENT_TIMEOUT_S,
+  LOG_MAX_SIZE,
+  TOKEN_LIFETIME_HOURS,
+} from './limits.js';
 import { isCidrOrIp, isIp } from './net.js';
-
-/** Candidate hosts for the about page's remote version check: three, the first is the default. */
-export const DEFAULT_ABOUT_HOSTS = [
-  'https://lucky.666666.host',
-  'https://static.lucky666.cn',
-  'https://lucky-console.github.io',
-] as const;
 
 const port = z.number().int().min(1, 'port must be 1-65535').max(65535, 'port must be 1-65535');
 

@@ -22,3 +22,9 @@ export const CONFIG_BACKUPS_KEPT = 5;
 
 /** Refresh choices offered by list screens, in ms (0 = custom). */
 export const REFRESH_CHOICES_MS = [1000, 5000, 10000, 60000, 120000, 600000, 1800000, 3600000] as const;
+/** Candidate hosts for the about page's remote version check: three, the first is the default. */
+export const DEFAULT_ABOUT_HOSTS = [
+  'https://lucky.666666.host',
+  'https://static.lucky666.cn',
+  'https://lucky-console.github.io',
+] as const;

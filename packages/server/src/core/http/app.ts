@@ -22,6 +22,8 @@ declare module 'fastify' {
 
 export const WEB_DIST = path.join(PACKAGES_DIR, 'web', 'dist');
 const ENTRANCE_MISS = '/__no_entrance__';
+/** `/<entrance>` without the slash: redirected, so the page's relative asset paths resolve. */
+const ENTRANCE_BARE = '/__entrance_bare__';
 
 export interface AdminApp {
   app: FastifyInstance;
@@ -57,7 +59,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const entrance = core.store.get().base.securityEntrance;
       if (!entrance) return url;
       const prefix = `/${entrance}`;
-      if (url === prefix) return '/';
+      if (url === prefix) return ENTRANCE_BARE;
       if (url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return url.slice(prefix.length) || '/';
       return ENTRANCE_MISS;
     },
@@ -82,6 +84,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       });
     }
     if (req.url === ENTRANCE_MISS) return reply.code(404).type('text/plain').send('404 page not found');
+    if (req.url === ENTRANCE_BARE) return reply.redirect(`/${base.securityEntrance}/`, 308);
     const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
     if (base.forceHttps && !encrypted) {
       const host = req.headers.host ?? 'localhost';
@@ -121,8 +124,10 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
   if (existsSync(path.join(WEB_DIST, 'index.html'))) {
     await app.register(fastifyStatic, {
       root: WEB_DIST,
-      index: 'index.html',
-      wildcard: false,
+      // `/` is served below: @fastify/static's index lookup misses with preCompressed.
+      index: false,
+      // Looked up per request, so a rebuilt or updated UI is served without a restart.
+      wildcard: true,
       preCompressed: true,
       dotfiles: 'deny',
       setHeaders: (res, file) => {
@@ -133,6 +138,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
         );
       },
     });
+    app.get('/', (_req, reply) => reply.sendFile('index.html'));
   } else {
     app.get('/', async (_req, reply) =>
       reply.type('text/plain').send('The web UI is not built. Run `npm run build` (or `npm start`).'),

@@ -66,7 +66,9 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
         ret: 0,
         baseconfigure: baseView(core),
         // With a -p flag the saved port applies only once the program runs without it.
-        ...(portChanged ? { port: merged.adminPort, restartNeeded: true, portOverriddenByFlag: Boolean(core.opts.port) } : {}),
+        ...(portChanged
+          ? { port: merged.adminPort, restartNeeded: true, portOverriddenByFlag: Boolean(core.opts.port) }
+          : {}),
         ...(accountChanged ? { relogin: true } : {}),
       };
     },

@@ -1,0 +1,40 @@
+import { lazy } from 'react';
+import { describe, expect, it } from 'vitest';
+import { hasModuleScreen, MODULE_SCREENS, type ModuleScreenTable, moduleRoutes } from './moduleScreens';
+
+const screen = { screen: lazy(async () => ({ default: () => null })) };
+
+describe('module routes', () => {
+  it('registers nothing while no module screen exists', () => {
+    expect(Object.keys(MODULE_SCREENS)).toEqual([]);
+    expect(moduleRoutes()).toEqual([]);
+    expect(hasModuleScreen('ddns')).toBe(false);
+  });
+
+  it('registers only modules with a screen, in the fixed order of spec §2', () => {
+    const table: ModuleScreenTable = {
+      storagemanagement: screen,
+      reverseproxy: screen,
+      ddns: screen,
+      acme: screen,
+      wanji_admin: screen,
+      cron: screen,
+      wol: screen,
+    };
+    const routes = moduleRoutes(table);
+    expect(routes.map((r) => r.path)).toEqual([
+      'acme',
+      'cron',
+      'ddns',
+      'web',
+      'wol',
+      'storagemanagement',
+      'wanjiadmin',
+    ]);
+    expect(routes.find((r) => r.key === 'cron')?.titleKey).toBe('title.cron');
+    expect(routes.find((r) => r.key === 'wol')?.titleKey).toBe('title.wol');
+    expect(routes.find((r) => r.key === 'ddns')?.titleKey).toBeUndefined();
+    expect(hasModuleScreen('ddns', table)).toBe(true);
+    expect(hasModuleScreen('stun', table)).toBe(false);
+  });
+});

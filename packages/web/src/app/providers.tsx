@@ -1,0 +1,67 @@
+// Context every screen relies on: server-state cache, UI kit configuration
+// (locale, size "small", layer level 3000) and the client's notice hooks.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import { type ReactNode, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { configureClient } from '../api/client';
+
+/** Spec §9: "layer level 3000" — the base z-index of dialogs, popups and messages. */
+export const LAYER_BASE = 3000;
+const BRAND_GREEN = '#2f9e44';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // The request client counts consecutive failures itself; retries would skew that count.
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Routes the client's notices through antd's context-aware message API. */
+function ClientBridge() {
+  const { message } = AntApp.useApp();
+  const { t } = useTranslation();
+  useEffect(() => {
+    configureClient({
+      notify: (level, text, durationMs) =>
+        // Keyed by text: the same error from a polling screen is shown once, not stacked.
+        void message.open({
+          type: level,
+          content: text,
+          key: `${level}:${text}`,
+          duration: durationMs ? durationMs / 1000 : undefined,
+        }),
+      t: (key, vars) => t(key, vars),
+    });
+  }, [message, t]);
+  return null;
+}
+
+export interface ProvidersProps {
+  antdLocale?: Locale;
+  queryClient: QueryClient;
+  children: ReactNode;
+}
+
+export function Providers({ antdLocale, queryClient, children }: ProvidersProps) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider
+        locale={antdLocale}
+        componentSize="small"
+        theme={{
+          token: { zIndexPopupBase: LAYER_BASE, colorPrimary: BRAND_GREEN, colorLink: BRAND_GREEN, borderRadius: 4 },
+        }}
+      >
+        <AntApp>
+          <ClientBridge />
+          {children}
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

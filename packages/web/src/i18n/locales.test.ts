@@ -1,0 +1,74 @@
+import { LANGUAGES, MODULE_KEYS } from '@lucky/shared';
+import { describe, expect, it } from 'vitest';
+import enUS from './en_US.json';
+import zhCN from './zh_CN.json';
+
+type Tree = { [k: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const zh = flatten(zhCN as Tree);
+const en = flatten(enUS as Tree);
+
+// Every source file, as text, to find the keys the code asks for.
+const sources = import.meta.glob(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../test/**'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+
+function literalKeys(): Set<string> {
+  const keys = new Set<string>();
+  const patterns = [
+    /\bt\(\s*'([a-zA-Z0-9_]+\.[a-zA-Z0-9_.-]+)'/g,
+    /labelKey: '([a-zA-Z0-9_]+\.[a-zA-Z0-9_]+)'/g,
+    /'(title\.[a-zA-Z0-9_]+)'/g,
+  ];
+  for (const text of Object.values(sources)) {
+    for (const re of patterns) for (const m of text.matchAll(re)) keys.add(m[1]);
+  }
+  return keys;
+}
+
+describe('locale files', () => {
+  it('have the same keys, namespaced, with no empty value', () => {
+    expect([...zh.keys()].sort()).toEqual([...en.keys()].sort());
+    for (const [k, v] of [...zh, ...en]) {
+      expect(k).toMatch(/^[a-zA-Z0-9]+\.[A-Za-z0-9_-]+$/);
+      expect(v.trim(), k).not.toBe('');
+    }
+  });
+
+  it('contain every key the code uses', () => {
+    const used = literalKeys();
+    expect(used.size).toBeGreaterThan(100);
+    const missing = [...used].filter((k) => !zh.has(k) || !en.has(k));
+    expect(missing).toEqual([]);
+  });
+
+  it('contain the keys built at run time', () => {
+    const dynamic = [
+      ...MODULE_KEYS.map((k) => `menu.${k}`),
+      ...LANGUAGES.map((l) => `common.lang_${l}`),
+      ...['running', 'stopped', 'error', 'unknown'].map((s) => `status.state_${s}`),
+      ...['install', 'uninstall', 'start', 'stop', 'restart'].map((o) => `set.service_${o}`),
+      ...['uninstall', 'stop', 'restart'].map((o) => `set.serviceConfirm_${o}`),
+    ];
+    expect(dynamic.filter((k) => !zh.has(k) || !en.has(k))).toEqual([]);
+  });
+
+  it('use the spec wording for logout and session end in zh_CN', () => {
+    expect(zh.get('logout.confirm')).toBe('确定要注销登录?');
+    expect(zh.get('logout.clickByMistake')).toBe('点错了');
+    expect(zh.get('login.accountRequired')).toBe('账号不能为空');
+    expect(zh.get('login.passwordRequired')).toBe('密码不能为空');
+  });
+});

@@ -1,0 +1,128 @@
+// API tokens for automation: the token text is shown once, right after creation.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { del, get, post } from '../../api/client';
+import { CopyButton } from '../../components/CopyButton';
+import { formatTime } from './time';
+
+interface ApiToken {
+  id: string;
+  name: string;
+  createdAt: string | number;
+  lastUsedAt?: string | number | null;
+}
+
+const KEY = ['apitokens'];
+
+export function ApiTokensTab() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ name: string }>();
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const tokens = useQuery({
+    queryKey: KEY,
+    queryFn: async ({ signal }) =>
+      (await get<{ ret: number; list?: ApiToken[] }>('api/apitokens', { signal })).list ?? [],
+  });
+
+  const create = async ({ name }: { name: string }) => {
+    setBusy(true);
+    try {
+      const r = await post<{ ret: number; id: string; token: string }>('api/apitokens', { name: name.trim() });
+      setCreated({ name: name.trim(), token: r.token });
+      form.resetFields();
+      await queryClient.invalidateQueries({ queryKey: KEY });
+    } catch {
+      // shown by the client
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const revoke = async (id: string) => {
+    try {
+      await del('api/apitokens', { query: { id } });
+      message.success(t('safe.tokenRevoked'));
+      await queryClient.invalidateQueries({ queryKey: KEY });
+    } catch {
+      // shown by the client
+    }
+  };
+
+  return (
+    <Card title={t('safe.tokensTitle')}>
+      <Typography.Paragraph type="secondary">{t('safe.tokensHelp')}</Typography.Paragraph>
+      {created && (
+        <Alert
+          type="success"
+          showIcon
+          closable={{ onClose: () => setCreated(null) }}
+          style={{ marginBottom: 12 }}
+          title={t('safe.tokenCreated', { name: created.name })}
+          description={
+            <Space orientation="vertical" style={{ width: '100%' }} data-testid="new-token">
+              <Typography.Text type="warning">{t('safe.tokenShownOnce')}</Typography.Text>
+              <Space.Compact style={{ width: '100%', maxWidth: 640 }}>
+                <Input readOnly value={created.token} className="mono" />
+                <CopyButton text={created.token} />
+              </Space.Compact>
+            </Space>
+          }
+        />
+      )}
+      <Form form={form} layout="inline" onFinish={create} style={{ marginBottom: 12 }}>
+        <Form.Item
+          name="name"
+          rules={[
+            { required: true, whitespace: true, message: t('safe.tokenNameRequired') },
+            { max: 64, message: t('safe.tokenNameTooLong', { max: 64 }) },
+          ]}
+        >
+          <Input placeholder={t('safe.tokenName')} style={{ width: 240 }} />
+        </Form.Item>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" loading={busy}>
+            {t('safe.createToken')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Table<ApiToken>
+        rowKey="id"
+        loading={tokens.isPending}
+        dataSource={tokens.data}
+        pagination={false}
+        scroll={{ x: 560 }}
+        columns={[
+          { title: t('safe.tokenName'), dataIndex: 'name' },
+          { title: t('safe.createdAt'), dataIndex: 'createdAt', render: formatTime },
+          {
+            title: t('safe.lastUsedAt'),
+            dataIndex: 'lastUsedAt',
+            render: (v) => (v ? formatTime(v) : t('safe.neverUsed')),
+          },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            width: 120,
+            render: (_, tok) => (
+              <Popconfirm
+                title={t('safe.revokeTokenConfirm')}
+                okText={t('common.confirm')}
+                cancelText={t('common.cancel')}
+                onConfirm={() => revoke(tok.id)}
+              >
+                <Button danger size="small">
+                  {t('safe.revoke')}
+                </Button>
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+import type { BaseConfigurePut, BaseConfigureView } from '@lucky/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { get, put } from '../../api/client';
+import { queryKeys } from '../../app/queries';
+
+export const BASE_CONFIGURE_KEY = ['baseconfigure'] as const;
+
+export interface SaveReply {
+  ret: number;
+  port?: number;
+  restartNeeded?: boolean;
+  token?: string;
+}
+
+export function useBaseConfigure() {
+  return useQuery({
+    queryKey: BASE_CONFIGURE_KEY,
+    queryFn: async ({ signal }) => {
+      const r = await get<{ ret: number; baseconfigure: BaseConfigureView }>('api/baseconfigure', { signal });
+      return r.baseconfigure;
+    },
+  });
+}
+
+/** PUT a subset of the settings; refreshes the settings and the shell's module list (banner) afterwards. */
+export function useSaveBaseConfigure() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (body: BaseConfigurePut): Promise<SaveReply> => {
+      const reply = await put<SaveReply>('api/baseconfigure', body);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: BASE_CONFIGURE_KEY }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.modules }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.frontend }),
+      ]);
+      return reply;
+    },
+    [queryClient],
+  );
+}
+
+/** The fields of `next` that differ from `prev` (arrays compared by value). */
+export function changedFields<T extends object>(prev: T, next: Partial<T>): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(next) as (keyof T)[]) {
+    if (JSON.stringify(next[key]) !== JSON.stringify(prev[key])) out[key] = next[key];
+  }
+  return out;
+}
