@@ -2,10 +2,9 @@
 // Composition root: flags, then either the supervising parent or the server itself.
 import { fileURLToPath } from 'node:url';
 import { FlagError, HELP, parseFlags } from './cli/flags.js';
-import { resetLogin } from './cli/resetLogin.js';
 import { EXIT_FATAL, supervise } from './cli/supervise.js';
-import { startServer } from './core/server.js';
 import { markUpdateHealthy, onWorkerEarlyCrash } from './core/system/updateRollback.js';
+// The server itself (Fastify and all) is imported only in the worker: the parent stays small.
 import { readVersion } from './core/version.js';
 
 async function main(): Promise<void> {
@@ -21,7 +20,7 @@ async function main(): Promise<void> {
   }
   if (flags.command === 'help') return void process.stdout.write(HELP);
   if (flags.command === 'version') return void process.stdout.write(`${readVersion()}\n`);
-  if (flags.command === 'reset-login') return resetLogin(flags.configDir);
+  if (flags.command === 'reset-login') return (await import('./cli/resetLogin.js')).resetLogin(flags.configDir);
 
   const entry = fileURLToPath(import.meta.url);
   if (!flags.noSupervisor && process.env.LUCKY_WORKER !== '1') {
@@ -29,6 +28,7 @@ async function main(): Promise<void> {
     return;
   }
 
+  const { startServer } = await import('./core/server.js');
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({

@@ -49,7 +49,7 @@ describe('fault tolerance', () => {
       totalSaves += saver.saves();
       const text = await fs.readFile(path.join(dir, CONFIG_FILE), 'utf8');
       expect(() => JSON.parse(text), `round ${round}`).not.toThrow();
-      const store = new ConfigStore(dir, () => structuredClone(defaults), silentLogger);
+      const store = new ConfigStore(dir, async () => structuredClone(defaults), silentLogger);
       await store.load();
       expect(store.source, `round ${round}`).toBe('file');
     }

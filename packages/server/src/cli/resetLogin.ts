@@ -12,8 +12,7 @@ import { createLogger } from '../core/logs/logger.js';
  */
 export async function resetLogin(configDir: string): Promise<void> {
   const log = createLogger({ stdout: true });
-  const defaults = await defaultConfig();
-  const store = new ConfigStore(configDir, () => defaults, log);
+  const store = new ConfigStore(configDir, defaultConfig, log);
   await store.load();
   const passwordHash = await hashPassword(DEFAULT_PASSWORD);
   await store.update((d) => {

@@ -1,6 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 
 export const EXIT_RESTART = 100;
+export const WORKER_V8_FLAGS = (process.env.LUCKY_V8_FLAGS ?? '--max-semi-space-size=2 --v8-pool-size=1')
+  .split(' ')
+  .filter(Boolean);
 /** The worker could not start for a reason a retry will not fix (port taken, bad flags). */
 export const EXIT_FATAL = 3;
 
@@ -26,7 +29,9 @@ export function supervise(opts: SuperviseOptions): void {
     let ready = false;
     child = fork(opts.entry, opts.args, {
       env: { ...process.env, LUCKY_WORKER: '1' },
-      execArgv: process.execArgv,
+      // A small young generation and one V8 helper thread: a home router or NAS
+      // has little RAM, and the data planes stream buffers that die young anyway.
+      execArgv: [...WORKER_V8_FLAGS, ...process.execArgv],
       stdio: 'inherit',
     });
     child.on('message', (m: { type?: string }) => {

@@ -73,9 +73,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   await fs.mkdir(configDir, { recursive: true, mode: 0o700 });
   const ring = new LogRing(2048);
   const log = createLogger({ ring, stdout: opts.stdoutLogs ?? true });
-  // Defaults need a fresh scrypt hash; made only when there is no usable file.
-  const defaults = await defaultConfig();
-  const store = new ConfigStore(configDir, () => structuredClone(defaults), log.child('config'));
+  // Defaults need a fresh scrypt hash: made only when there is no usable file.
+  const store = new ConfigStore(configDir, defaultConfig, log.child('config'));
   const config = await store.load();
   ring.setCapacity(config.base.logMaxSize);
   store.onChange((next) => ring.setCapacity(next.base.logMaxSize));

@@ -15,7 +15,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
-const newStore = () => new ConfigStore(dir, () => structuredClone(defaults), silentLogger);
+const newStore = () => new ConfigStore(dir, async () => structuredClone(defaults), silentLogger);
 
 describe('ConfigStore', () => {
   it('creates the file with mode 0600 and schemaVersion on first load', async () => {

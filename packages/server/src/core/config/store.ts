@@ -51,7 +51,7 @@ export class ConfigStore {
 
   constructor(
     readonly dir: string,
-    private readonly makeDefaults: () => AppConfig,
+    private readonly makeDefaults: () => Promise<AppConfig>,
     private readonly log: Logger,
   ) {}
 
@@ -72,7 +72,7 @@ export class ConfigStore {
     await fs.mkdir(path.join(this.dir, BACKUP_DIR), { recursive: true, mode: 0o700 });
     const text = await readIfExists(this.file);
     if (text === undefined) {
-      this.current = this.makeDefaults();
+      this.current = await this.makeDefaults();
       this.source = 'defaults';
       await this.persist(this.current);
       this.log.info(`created a new config file ${this.file}`);
@@ -98,7 +98,7 @@ export class ConfigStore {
         this.log.warn(`backup ${backup} is unreadable too`);
       }
     }
-    this.current = this.makeDefaults();
+    this.current = await this.makeDefaults();
     this.source = 'defaults';
     this.log.error('NO READABLE CONFIG OR BACKUP: STARTED WITH DEFAULTS (login 666 / 666)');
     await this.persist(this.current);

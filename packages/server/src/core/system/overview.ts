@@ -2,7 +2,6 @@
 // Linux numbers come from /proc; elsewhere node:os values (and 0 sockets) are used.
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import { formatIp } from '../net/lan.js';
 
 export interface OverviewAddress {
   address: string;
@@ -84,58 +83,21 @@ export function parseProcNetDev(text: string): NetDevCounters[] {
   return out;
 }
 
-export interface ProcNetSocket {
-  localAddress: string;
-  localPort: number;
-  remoteAddress: string;
-  remotePort: number;
-  /** Kernel state number: TCP 1 = ESTABLISHED, 10 = LISTEN; UDP 7 = unconnected, 1 = connected. */
-  state: number;
-}
-
-export const TCP_ESTABLISHED = 0x01;
-export const TCP_LISTEN = 0x0a;
-
-/** Kernel hex address: IPv4 = one little-endian u32; IPv6 = four little-endian u32 words. */
-function decodeProcAddress(hex: string): string {
-  const words: bigint[] = [];
-  for (let i = 0; i < hex.length; i += 8) {
-    const w = hex.slice(i, i + 8);
-    // little-endian bytes within each 32-bit word
-    words.push(BigInt(`0x${w.slice(6, 8)}${w.slice(4, 6)}${w.slice(2, 4)}${w.slice(0, 2)}`));
-  }
-  if (words.length === 1) return formatIp({ family: 4, value: words[0] });
-  return formatIp({ family: 6, value: words.reduce((acc, w) => (acc << 32n) | w, 0n) });
-}
-
-const SOCKET_LINE =
-  /^\s*\d+:\s+([0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}):([0-9A-Fa-f]{4})\s+([0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}):([0-9A-Fa-f]{4})\s+([0-9A-Fa-f]{2})\s/;
-
-/** /proc/net/{tcp,tcp6,udp,udp6} → sockets (the header line and malformed lines are skipped). */
-export function parseProcNetTcp(text: string): ProcNetSocket[] {
-  const out: ProcNetSocket[] = [];
-  for (const line of text.split('\n')) {
-    const m = SOCKET_LINE.exec(line);
-    if (!m) continue;
-    out.push({
-      localAddress: decodeProcAddress(m[1]),
-      localPort: Number.parseInt(m[2], 16),
-      remoteAddress: decodeProcAddress(m[3]),
-      remotePort: Number.parseInt(m[4], 16),
-      state: Number.parseInt(m[5], 16),
-    });
-  }
-  return out;
-}
-
-/** Fast count of socket lines, optionally only those in `state` (no address decoding). */
-export function countProcNetSockets(text: string, state?: number): number {
-  let n = 0;
-  for (const line of text.split('\n')) {
-    const m = SOCKET_LINE.exec(line);
-    if (m && (state === undefined || Number.parseInt(m[5], 16) === state)) n++;
-  }
-  return n;
+/**
+ * /proc/net/sockstat and sockstat6 → socket totals. O(1) however many sockets
+ * exist; /proc/net/tcp lists every socket and is megabytes on a busy box.
+ */
+export function parseSockstat(text: string): { tcpInUse: number; tcpTimeWait: number; udpInUse: number } {
+  const field = (proto: string, name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${proto}:`));
+    const m = line ? new RegExp(`\\b${name} (\\d+)`).exec(line) : null;
+    return m ? Number(m[1]) : 0;
+  };
+  return {
+    tcpInUse: field('TCP', 'inuse') + field('TCP6', 'inuse'),
+    tcpTimeWait: field('TCP', 'tw'),
+    udpInUse: field('UDP', 'inuse') + field('UDP6', 'inuse'),
+  };
 }
 
 // ---- sampler ----------------------------------------------------------------------------------
@@ -214,14 +176,9 @@ export function createOverviewSampler(options: OverviewSamplerOptions = {}): Ove
 
   async function connections(): Promise<Overview['connections']> {
     if (!linux) return { tcp: 0, udp: 0 };
-    const [t4, t6, u4, u6] = await Promise.all(
-      ['tcp', 'tcp6', 'udp', 'udp6'].map((f) => readText(`${procRoot}/net/${f}`)),
-    );
-    const count = (t: string | null, state?: number) => (t ? countProcNetSockets(t, state) : 0);
-    return {
-      tcp: count(t4, TCP_ESTABLISHED) + count(t6, TCP_ESTABLISHED),
-      udp: count(u4) + count(u6),
-    };
+    const [v4, v6] = await Promise.all([readText(`${procRoot}/net/sockstat`), readText(`${procRoot}/net/sockstat6`)]);
+    const totals = parseSockstat(`${v4 ?? ''}\n${v6 ?? ''}`);
+    return { tcp: totals.tcpInUse, udp: totals.udpInUse };
   }
 
   async function interfaces(): Promise<OverviewInterface[]> {

@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import { writeFileAtomic } from '../config/atomicWrite.js';
 
 export interface KeyPair {
@@ -28,6 +27,8 @@ export async function loadAdminCertificate(configDir: string): Promise<KeyPair> 
   }
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const host = os.hostname();
+  // Loaded only when a certificate must be made: it is large and needed once.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'Lucky console' }], {
     keyType: 'ec',
     curve: 'P-256',
