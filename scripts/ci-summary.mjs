@@ -8,7 +8,11 @@ let failed = 0;
 if (report && existsSync(report)) {
   const r = JSON.parse(readFileSync(report, 'utf8'));
   passed = r.numPassedTests ?? 0;
-  failed = (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
+  // Failed tests, plus test files that failed without a failing test (import or hook errors).
+  const brokenFiles = (r.testResults ?? []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+  ).length;
+  failed = (r.numFailedTests ?? 0) + brokenFiles;
   if (!r.success && failed === 0) failed = 1;
 } else {
   failed = 1;

@@ -117,8 +117,9 @@ describe('program log dialog', () => {
     await advance(0);
     const modal = document.querySelector('.log-dialog') as HTMLElement;
     expect(modal.style.width).toBe('900px');
-    const body = document.querySelector('.log-dialog .ant-modal-body') as HTMLElement;
-    expect(body.style.height).toBe('450px');
+    // The whole dialog box, title included, is the spec's height.
+    const box = document.querySelector('.log-dialog .ant-modal-container') as HTMLElement;
+    expect(box.style.height).toBe('450px');
     expect(screen.getByTestId('log-text').style.maxHeight).toBe('65vh');
   });
 
