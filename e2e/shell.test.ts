@@ -57,7 +57,8 @@ describe('login', () => {
     await page.getByPlaceholder(zh.login.accountPlaceholder).fill('666');
     await page.getByPlaceholder(zh.login.passwordPlaceholder).fill('wrong-password');
     await page.getByTestId('login-submit').click();
-    await page.getByText(/wrong account or password/).waitFor();
+    // The server names the message; the page shows it in the user's language.
+    await page.getByText(zh.errors.loginFailed.replace('{{attemptsLeft}}', '4')).waitFor();
     expect(page.url()).toMatch(/#\/login/);
 
     await page.getByPlaceholder(zh.login.passwordPlaceholder).fill('666');
@@ -150,13 +151,13 @@ describe('shell', () => {
     await page.getByTestId('side-menu').getByText(zh.menu.log).click();
     const dialog = page.getByTestId('log-dialog');
     await dialog.waitFor();
-    const box = await dialog.boundingBox();
-    expect(Math.round(box!.width)).toBe(1200);
-    expect(Math.round(box!.height)).toBe(550);
     await page
       .getByTestId('log-text')
       .getByText(/listening on/)
       .waitFor();
+    // Measured once the opening animation is over.
+    await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(1200);
+    expect(Math.round((await dialog.boundingBox())!.height)).toBe(550);
 
     // A new line on the server shows up by polling.
     const token = await apiLogin(program.base);
@@ -192,9 +193,9 @@ describe('shell', () => {
     await uiLogin(page);
     await page.getByTestId('top-menu-button').click();
     await page.getByRole('menuitem', { name: zh.menu.log }).click();
-    const box = await page.getByTestId('log-dialog').boundingBox();
-    expect(Math.round(box!.width)).toBe(700);
-    expect(Math.round(box!.height)).toBe(800);
+    const dialog = page.getByTestId('log-dialog');
+    await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(700);
+    expect(Math.round((await dialog.boundingBox())!.height)).toBe(800);
   });
 
   it('asks before logging out; "click by mistake" keeps the session, confirm ends it', async () => {

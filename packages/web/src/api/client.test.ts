@@ -93,6 +93,19 @@ describe('replies', () => {
     expect(notify).toHaveBeenCalledWith('error', 'port already in use', 120_000);
   });
 
+  it("shows a named server message in the user's language, and the server's text when the locale lacks it", async () => {
+    const t = (key: string, vars?: Record<string, unknown>) =>
+      key === 'errors.portInUse' ? `端口 ${String(vars?.port)} 已被占用` : key;
+    configureClient({ notify, goToLogin, t });
+    net.plan({ status: 409, body: { ret: 1, msg: 'port 80 is already in use', code: 'portInUse', port: 80 } });
+    const err = (await settle(put('api/baseconfigure', {}))) as ApiError;
+    expect(err.message).toBe('端口 80 已被占用');
+    expect(notify).toHaveBeenCalledWith('error', '端口 80 已被占用', 120_000);
+    net.plan({ status: 400, body: { ret: 1, msg: 'something new', code: 'notInTheLocale' } });
+    const other = (await settle(put('api/baseconfigure', {}))) as ApiError;
+    expect(other.message).toBe('something new');
+  });
+
   it('stays quiet for silent calls (module list, version, frontend settings)', async () => {
     net.plan({ body: { ret: 1, msg: 'nope' } }, { networkError: true });
     await settle(get('api/modules/list', { silent: true }));

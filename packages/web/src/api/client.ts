@@ -20,6 +20,18 @@ export interface ApiReply {
   ret: number;
   msg?: string;
   field?: string;
+  /** Names the message so it can be shown in the user's language (`errors.<code>`). */
+  code?: string;
+}
+
+/** The server's message in the user's language: `errors.<code>` when the locale has it, else its `msg`. */
+export function replyText(reply: ApiReply | undefined): string | undefined {
+  if (reply?.code) {
+    const key = `errors.${reply.code}`;
+    const text = hooks.t(key, reply as unknown as Record<string, unknown>);
+    if (text && text !== key) return text;
+  }
+  return reply?.msg || undefined;
 }
 
 export type ApiErrorKind = 'ret' | 'session' | 'http' | 'timeout' | 'network' | 'invalid' | 'aborted';
@@ -65,7 +77,7 @@ export interface ClientHooks {
   notify(level: NoticeLevel, text: string, durationMs: number): void;
   /** Go to the login route (the hash router listens to the location). */
   goToLogin(): void;
-  /** Translate an i18n key; the client only uses keys under `common.`. */
+  /** Translate an i18n key; the client uses keys under `common.` and `errors.`. */
   t(key: string, vars?: Record<string, unknown>): string;
 }
 
@@ -153,7 +165,7 @@ export function settleAnswer<T extends ApiReply>(status: number, text: string, o
   const reply = parseReply(text);
   if (status >= 500) {
     recordFailure(opts);
-    const msg = reply?.msg || hooks.t('common.serverError', { status });
+    const msg = replyText(reply) || hooks.t('common.serverError', { status });
     showBackendError(opts, msg);
     throw new ApiError('http', msg, { status, ret: reply?.ret, reply });
   }
@@ -168,7 +180,7 @@ export function settleAnswer<T extends ApiReply>(status: number, text: string, o
     throw new ApiError('session', hooks.t('common.loginExpired'), { status, ret: reply.ret, reply });
   }
   if (reply.ret !== RET_OK) {
-    const msg = reply.msg || hooks.t('common.requestFailed', { ret: reply.ret });
+    const msg = replyText(reply) || hooks.t('common.requestFailed', { ret: reply.ret });
     showBackendError(opts, msg);
     throw new ApiError('ret', msg, { status, ret: reply.ret, reply });
   }

@@ -79,6 +79,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       core.log.warn(`refused admin access from outside the LAN: ${req.clientIp}`);
       return reply.code(403).send({
         ret: 1,
+        code: 'outsideLan',
         msg: 'access from outside the LAN is switched off (settings: allow internet access)',
         ip: req.clientIp,
       });
@@ -152,7 +153,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const ctx: RouteContext = { clientIp: req.clientIp };
       if (def.access === 'token') {
         const who = await authenticate(core, req);
-        if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired' });
+        if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired', code: 'loginExpired' });
         ctx.sessionId = who.sessionId;
       }
       try {

@@ -1,7 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { ZodType } from 'zod';
 
-/** A failure the route reports to the client: HTTP status + ret code + message (+ field). */
+/**
+ * A failure the route reports to the client: HTTP status + ret code + message
+ * (+ field). `extra.code` names the message for the browser, which shows its
+ * own translation (`errors.<code>` in the locale files) and falls back to `msg`.
+ */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
@@ -14,9 +18,11 @@ export class ApiFailure extends Error {
   }
 }
 
-export const badRequest = (msg: string, field?: string) => new ApiFailure(400, 1, msg, field);
+export const badRequest = (msg: string, field?: string, code?: string) =>
+  new ApiFailure(400, 1, msg, field, code ? { code } : undefined);
 export const notFound = (msg: string) => new ApiFailure(404, 1, msg);
-export const conflict = (msg: string, field?: string) => new ApiFailure(409, 1, msg, field);
+export const conflict = (msg: string, field?: string, code?: string) =>
+  new ApiFailure(409, 1, msg, field, code ? { code } : undefined);
 
 /** Validate with a shared zod schema; the first issue becomes `{ret:1, msg, field}`. */
 export function parseWith<T>(schema: ZodType<T>, input: unknown): T {

@@ -23,7 +23,8 @@ export async function readUpload(req: FastifyRequest, max: number): Promise<{ na
   }
   if (!part) throw badRequest('no file in the upload', 'file');
   const data = await part.toBuffer().catch((err: Error & { code?: string }) => {
-    if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiFailure(413, 1, `file larger than ${max} bytes`, 'file');
+    if (err.code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new ApiFailure(413, 1, `file larger than ${max} bytes`, 'file', { code: 'fileTooLarge', max });
     throw err;
   });
   return { name: part.filename, data };
@@ -61,7 +62,8 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
       try {
         config = parseConfigDocument(file.data.toString('utf8'));
       } catch (err) {
-        if (err instanceof ConfigValidationError) throw badRequest(`not a usable Lucky config: ${err.message}`, 'file');
+        if (err instanceof ConfigValidationError)
+          throw badRequest(`not a usable Lucky config: ${err.message}`, 'file', 'notAConfig');
         throw err;
       }
       const key = Array.from({ length: 16 }, () => randomInt(10)).join('');
@@ -81,7 +83,7 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
     handler: async (req, reply, ctx) => {
       const { key } = parseWith(keyQuery, req.query);
       if (!pending || pending.key !== key || pending.expires < Date.now()) {
-        throw badRequest('unknown or expired restore key; upload the file again', 'key');
+        throw badRequest('unknown or expired restore key; upload the file again', 'key', 'restoreKeyInvalid');
       }
       const next = pending.config;
       pending = undefined;

@@ -7,7 +7,7 @@ import type { DualListener } from '../http/listener.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { badRequest, parseWith } from '../http/reply.js';
 import { listNetInterfaces } from '../net/interfaces.js';
-import { ipregTest } from '../net/ipSelect.js';
+import { ipregTest, NO_MATCH } from '../net/ipSelect.js';
 import { createOverviewSampler } from '../system/overview.js';
 
 const logsQuery = z.object({ pre: z.string().max(32).optional() });
@@ -123,7 +123,8 @@ export function registerProgramRoutes(r: RouteRegistry, core: Core, listener: Du
     handler: (req) => {
       const q = parseWith(ipregQuery, req.query);
       const result = ipregTest(q.iptype, q.netinterface, q.ipreg);
-      if ('error' in result) throw badRequest(result.error, 'ipreg');
+      if ('error' in result)
+        throw badRequest(result.error, 'ipreg', result.error === NO_MATCH ? 'ipNoMatch' : undefined);
       return { ret: 0, ip: result.ip };
     },
   });

@@ -22,7 +22,8 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     access: 'token',
     summary: 'Start 2FA set-up: a new secret and its otpauth URI (for the QR code)',
     handler: (_req, _reply, ctx) => {
-      if (core.store.get().auth.twoFA.enabled) throw conflict('two-factor login is already on; turn it off first');
+      if (core.store.get().auth.twoFA.enabled)
+        throw conflict('two-factor login is already on; turn it off first', undefined, 'twoFAAlreadyOn');
       const secret = newTotpSecret();
       core.pendingTwoFA.set(ctx.sessionId ?? 'api', secret);
       return { ret: 0, secret, uri: totpUri(secret, core.store.get().base.adminAccount) };
@@ -37,9 +38,9 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     handler: async (req, _reply, ctx) => {
       const { code } = parseWith(twoFAEnableSchema, req.body);
       const secret = core.pendingTwoFA.get(ctx.sessionId ?? 'api');
-      if (!secret) throw badRequest('start the set-up first (scan a new QR code)', 'code');
+      if (!secret) throw badRequest('start the set-up first (scan a new QR code)', 'code', 'twoFANoSetup');
       const step = checkTotp(secret, code);
-      if (step === undefined) throw badRequest('the code does not match; check the phone clock', 'code');
+      if (step === undefined) throw badRequest('the code does not match; check the phone clock', 'code', 'twoFAWrong');
       const codes = newRecoveryCodes();
       await core.store.update((d) => {
         d.auth.twoFA = { enabled: true, secret, recoveryCodes: codes.map(hashRecoveryCode) };
@@ -59,7 +60,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     handler: async (req, _reply, ctx) => {
       const { password } = parseWith(twoFADisableSchema, req.body);
       if (!(await verifyPassword(password, core.store.get().auth.passwordHash))) {
-        throw badRequest('the password is wrong', 'password');
+        throw badRequest('the password is wrong', 'password', 'currentPasswordWrong');
       }
       await core.store.update((d) => {
         d.auth.twoFA = { enabled: false, secret: '', recoveryCodes: [] };
@@ -92,7 +93,8 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     body: apiTokenCreateSchema,
     handler: async (req) => {
       const { name } = parseWith(apiTokenCreateSchema, req.body);
-      if (core.store.get().auth.apiTokens.length >= 32) throw conflict('at most 32 API tokens');
+      if (core.store.get().auth.apiTokens.length >= 32)
+        throw conflict('at most 32 API tokens', undefined, 'tooManyTokens');
       const t = makeApiToken();
       await core.store.update((d) => {
         d.auth.apiTokens.push({ id: t.id, name, hash: t.hash, createdAt: new Date().toISOString() });

@@ -27,10 +27,14 @@ export function registerSessionRoutes(r: RouteRegistry, core: Core): void {
       if (!accountOk || !passwordOk) throw failure(core, ctx.clientIp, 'wrong account or password');
       if (config.auth.twoFA.enabled) {
         const code = input.TwoFACode ?? '';
-        if (!code) throw new ApiFailure(400, RET_TWOFA, 'two-factor code required', 'TwoFACode');
+        if (!code)
+          throw new ApiFailure(400, RET_TWOFA, 'two-factor code required', 'TwoFACode', { code: 'twoFARequired' });
         if (!(await acceptSecondFactor(core, code))) {
           const f = failure(core, ctx.clientIp, 'wrong two-factor code');
-          throw new ApiFailure(f.status, f.status === 403 ? RET_THROTTLED : RET_TWOFA, f.message, 'TwoFACode', f.extra);
+          throw new ApiFailure(f.status, f.status === 403 ? RET_THROTTLED : RET_TWOFA, f.message, 'TwoFACode', {
+            ...f.extra,
+            code: f.status === 403 ? 'loginThrottled' : 'twoFAWrong',
+          });
         }
       }
       core.throttle.succeed(ctx.clientIp);
@@ -116,6 +120,7 @@ function throttled(waitMs: number): ApiFailure {
     undefined,
     {
       retryAfter,
+      code: 'loginThrottled',
     },
   );
 }
@@ -124,7 +129,10 @@ function failure(core: Core, ip: string, reason: string): ApiFailure {
   const left = core.throttle.fail(ip);
   core.log.warn(`failed login from ${ip}: ${reason}`);
   if (left === 0) return throttled(core.throttle.retryAfterMs(ip));
-  return new ApiFailure(400, 1, `login failed: ${reason} (${left} attempts left)`, undefined, { attemptsLeft: left });
+  return new ApiFailure(400, 1, `login failed: ${reason} (${left} attempts left)`, undefined, {
+    attemptsLeft: left,
+    code: 'loginFailed',
+  });
 }
 
 /** A TOTP code (not replayed) or an unused recovery code, which is then spent. */

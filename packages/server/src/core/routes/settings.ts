@@ -34,17 +34,24 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
       const accountChanged = merged.adminAccount !== current.base.adminAccount;
       if (newPassword !== undefined || accountChanged) {
         if (!currentPassword)
-          throw badRequest('enter the current password to change the account or password', 'currentPassword');
+          throw badRequest(
+            'enter the current password to change the account or password',
+            'currentPassword',
+            'currentPasswordRequired',
+          );
         if (!(await verifyPassword(currentPassword, current.auth.passwordHash))) {
-          throw badRequest('the current password is wrong', 'currentPassword');
+          throw badRequest('the current password is wrong', 'currentPassword', 'currentPasswordWrong');
         }
         if (newPassword !== undefined && newPassword === currentPassword) {
-          throw badRequest('the new password must differ from the current one', 'newPassword');
+          throw badRequest('the new password must differ from the current one', 'newPassword', 'passwordUnchanged');
         }
       }
       const portChanged = merged.adminPort !== current.base.adminPort;
       if (portChanged && !(await portIsFree(merged.adminPort))) {
-        throw new ApiFailure(409, 1, `port ${merged.adminPort} is already in use`, 'adminPort');
+        throw new ApiFailure(409, 1, `port ${merged.adminPort} is already in use`, 'adminPort', {
+          code: 'portInUse',
+          port: merged.adminPort,
+        });
       }
       const passwordHash = newPassword !== undefined ? await hashPassword(newPassword) : undefined;
       await core.store.update((d) => {

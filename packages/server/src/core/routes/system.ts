@@ -36,7 +36,16 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
     handler: async (req, reply) => {
       const { option } = parseWith(serviceQuery, req.query);
       const result = await service.control(option);
-      if (!result.ok) throw new ApiFailure(result.code === 'bad-option' ? 400 : 409, 4, result.msg, 'option');
+      if (!result.ok) {
+        throw new ApiFailure(result.code === 'bad-option' ? 400 : 409, 4, result.msg, 'option', {
+          code:
+            result.code === 'unsupported'
+              ? 'serviceUnsupported'
+              : result.code === 'permission'
+                ? 'servicePermission'
+                : undefined,
+        });
+      }
       core.log.info(`system service ${option}: ${result.status}`);
       if (result.handover) {
         // The unit was started while we run outside it: it cannot bind our port
