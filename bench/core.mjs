@@ -1,7 +1,6 @@
 // Core budgets (issue 2): start to first answer < 1.5 s; idle RSS < 80 MB;
 // the login screen's JavaScript < 350 KB gzipped; each screen its own chunk.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { login, median, ROOT, rssMb, startProgram } from './lib.mjs';
@@ -46,20 +45,7 @@ export async function benchCore() {
   results.push({ name: 'idle RSS of the supervising parent', value: rssMb(p.child.pid), unit: 'MB' });
 
   // The login screen's JavaScript, as Debian chromium really loads it.
-  const require = createRequire(path.join(ROOT, 'package.json'));
-  const { chromium } = require('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage();
   const scripts = new Set();
   page.on('response', (r) => {

@@ -1,15 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = path.join(ROOT, 'packages/server/dist/main.js');
-const require = createRequire(import.meta.url);
 
 export const zh = JSON.parse(await fs.readFile(path.join(ROOT, 'packages/web/src/i18n/zh_CN.json'), 'utf8'));
 export const en = JSON.parse(await fs.readFile(path.join(ROOT, 'packages/web/src/i18n/en_US.json'), 'utf8'));
@@ -88,25 +87,9 @@ export async function apiLogin(base: string, password = '666', code?: string): P
   return body.token;
 }
 
-let browser: Browser | undefined;
-
 /** One Debian chromium for the whole file; a fresh context (storage) per test. */
-export async function launchBrowser(): Promise<Browser> {
-  const { chromium } = require('playwright-core') as typeof import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-  return browser;
+export function launchBrowser(): Promise<Browser> {
+  return launchChromium();
 }
 
 export async function newPage(

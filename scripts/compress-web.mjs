@@ -1,6 +1,6 @@
 // After `vite build`: write .br and .gz beside every text asset, so the admin
 // server (@fastify/static preCompressed) sends them without compressing per request.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { CoreOptions } from '../src/core/core.js';
 import { type RunningServer, startServer } from '../src/core/server.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+type Json = any;
+
 export interface TestServer {
   server: RunningServer;
   url: string;
@@ -14,7 +17,7 @@ export interface TestServer {
     method: string,
     path: string,
     opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<{ status: number; body: Json; headers: Headers }>;
   login(account?: string, password?: string, code?: string): Promise<string>;
   close(): Promise<void>;
 }

@@ -1,0 +1,24 @@
+// Debian chromium through playwright-core, as the e2e tests and the benchmarks
+// launch it. The flags keep it off the (closed) network: without them chromium
+// keeps trying to reach Google's hosts.
+import { createRequire } from 'node:module';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+const require = createRequire(import.meta.url);
+
+/** @returns {Promise<import('playwright-core').Browser>} */
+export function launchChromium() {
+  const { chromium } = require('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
