@@ -6,9 +6,10 @@ import path from 'node:path';
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { benchCore } from './core.mjs';
 import { ROOT } from './lib.mjs';
+import { benchPortforward } from './portforward.mjs';
 
 buildIfNeeded();
-const all = [...(await benchCore())];
+const all = [...(await benchCore()), ...(await benchPortforward())];
 let over = 0;
 console.log('\nbenchmark                                                          value        budget   ');
 for (const r of all) {

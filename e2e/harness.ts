@@ -102,9 +102,12 @@ export async function newPage(
   return { context, page };
 }
 
-/** Save a screenshot under test-results/screens for people to look at. */
-export async function shot(page: Page, name: string): Promise<void> {
+/**
+ * Save a screenshot under test-results/screens for people to look at: the whole page, or
+ * (`fullPage: false`) just the window — what an open dialog or drawer covers.
+ */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   const dir = path.join(ROOT, 'test-results/screens');
   await fs.mkdir(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: opts.fullPage ?? true });
 }

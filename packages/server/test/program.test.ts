@@ -33,7 +33,10 @@ describe('program calls', () => {
     expect(r.data.process.rss).toBeGreaterThan(0);
     expect(r.data.connections.adminHttp).toBeGreaterThanOrEqual(1);
     expect(r.data.interfaces.some((i: { name: string }) => i.name === 'lo')).toBe(true);
-    expect(r.data.modules).toEqual([]);
+    // THE module list, each with its state (port forwarding is off until switched on).
+    expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual([
+      ['portforward', 'stopped'],
+    ]);
   });
 
   it('info and execgc', async () => {

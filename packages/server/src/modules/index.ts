@@ -1,4 +1,5 @@
 import type { ModuleDefinition } from '../core/modules/types.js';
+import { portforwardModule } from './portforward/index.js';
 
 /**
  * THE list of modules, in start order. A module appears here only when its
@@ -6,4 +7,4 @@ import type { ModuleDefinition } from '../core/modules/types.js';
  * browser shows no placeholder screens.
  */
 // biome-ignore lint/suspicious/noExplicitAny: each module has its own config type
-export const modules: ModuleDefinition<any>[] = [];
+export const modules: ModuleDefinition<any>[] = [portforwardModule];

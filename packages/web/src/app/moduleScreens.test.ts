@@ -5,9 +5,10 @@ import { hasModuleScreen, MODULE_SCREENS, type ModuleScreenTable, moduleRoutes }
 const screen = { screen: lazy(async () => ({ default: () => null })) };
 
 describe('module routes', () => {
-  it('registers nothing while no module screen exists', () => {
-    expect(Object.keys(MODULE_SCREENS)).toEqual([]);
-    expect(moduleRoutes()).toEqual([]);
+  it('registers the screens this build has', () => {
+    expect(Object.keys(MODULE_SCREENS)).toEqual(['portforward']);
+    expect(moduleRoutes().map((r) => r.path)).toEqual(['portforward']);
+    expect(hasModuleScreen('portforward')).toBe(true);
     expect(hasModuleScreen('ddns')).toBe(false);
   });
 

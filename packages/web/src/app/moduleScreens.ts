@@ -1,10 +1,10 @@
 // Module screens in this build. A module the server lists gets a route and a
 // menu entry only when its screen is registered here (spec §2: "module routes
-// are registered only for modules that have a route"). No module screen has
-// been written yet, so the table is empty; a screen is added as
-//   ddns: { screen: lazy(() => import('../screens/ddns/DdnsScreen')) },
+// are registered only for modules that have a route"). Each screen is lazy, so
+// it is its own chunk; a screen is added as
+//   ddns: { screen: lazy(() => import('../modules/ddns/DdnsScreen')) },
 import { MODULE_ROUTE_ORDER, MODULE_ROUTES, type ModuleKey } from '@lucky/shared';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 export interface ModuleScreen {
   screen: LazyExoticComponent<ComponentType>;
@@ -12,7 +12,9 @@ export interface ModuleScreen {
 
 export type ModuleScreenTable = Partial<Record<ModuleKey, ModuleScreen>>;
 
-export const MODULE_SCREENS: ModuleScreenTable = {};
+export const MODULE_SCREENS: ModuleScreenTable = {
+  portforward: { screen: lazy(() => import('../modules/portforward/PortforwardScreen')) },
+};
 
 /** Route titles the spec gives module screens (§2); the others have none. */
 export const MODULE_TITLE_KEYS: Partial<Record<ModuleKey, string>> = {

@@ -1,4 +1,12 @@
-import { LANGUAGES, MODULE_KEYS } from '@lucky/shared';
+import {
+  ACCESS_MODES,
+  FORWARD_TYPES,
+  LANGUAGES,
+  MODULE_KEYS,
+  PORTFORWARD_LOG_LEVELS,
+  PORTFORWARD_MESSAGES,
+  TLS_MODES,
+} from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
 import enUS from './en_US.json';
 import zhCN from './zh_CN.json';
@@ -61,6 +69,15 @@ describe('locale files', () => {
       ...['running', 'stopped', 'error', 'unknown'].map((s) => `status.state_${s}`),
       ...['install', 'uninstall', 'start', 'stop', 'restart'].map((o) => `set.service_${o}`),
       ...['uninstall', 'stop', 'restart'].map((o) => `set.serviceConfirm_${o}`),
+      ...Object.keys(PORTFORWARD_MESSAGES).map((c) => `portforward.err_${c}`),
+      ...['portListInvalid', 'portListDuplicate', 'targetAddressInvalid', 'accessListInvalid'].map(
+        (c) => `portforward.err_${c}Plain`,
+      ),
+      ...FORWARD_TYPES.map((x) => `portforward.type_${x}`),
+      ...TLS_MODES.flatMap((m) => [`portforward.tls_${m}`, `portforward.tlsModeHelp_${m}`]),
+      ...ACCESS_MODES.flatMap((m) => [`portforward.access_${m}`, `portforward.accessHelp_${m}`]),
+      ...Object.values(PORTFORWARD_LOG_LEVELS).map((l) => `portforward.level_${l}`),
+      ...['running', 'starting', 'error', 'disabled', 'stopped'].map((s) => `portforward.state_${s}`),
     ];
     expect(dynamic.filter((k) => !zh.has(k) || !en.has(k))).toEqual([]);
   });
@@ -70,5 +87,16 @@ describe('locale files', () => {
     expect(zh.get('logout.clickByMistake')).toBe('点错了');
     expect(zh.get('login.accountRequired')).toBe('账号不能为空');
     expect(zh.get('login.passwordRequired')).toBe('密码不能为空');
+  });
+
+  it('use the spec wording for port forwarding (validation, message topics)', () => {
+    expect(zh.get('portforward.err_typesRequired')).toBe('至少选择一种转发类型');
+    expect(zh.get('portforward.err_listenPortsRequired')).toBe('监听端口不能为空');
+    expect(zh.get('portforward.err_targetAddressRequired')).toBe('目标地址不能为空');
+    expect(zh.get('portforward.err_targetPortsRequired')).toBe('目标端口不能为空');
+    expect(en.get('portforward.err_typesRequired')).toBe('Choose at least one forwarding type');
+    expect(en.get('portforward.err_listenPortsRequired')).toBe('Listening port cannot be empty');
+    expect(en.get('portforward.loadError')).toBe('Port forwarding config query error');
+    expect(en.get('portforward.moduleDisabled')).toBe('Port forwarding module disabled');
   });
 });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../core/logs/logger.js';
+import { LogRing } from '../../core/logs/ring.js';
+import { RuleLog } from './ruleLog.js';
+
+const quiet = createLogger({ stdout: false, level: 'debug' });
+const texts = (l: { text: string }[]) => l.map((e) => e.text);
+
+describe('RuleLog', () => {
+  it('keeps entries up to its level (2 Error … 6 Trace)', () => {
+    const log = new RuleLog({ level: 3, capacity: 10, toConsole: false }, quiet);
+    log.error('e');
+    log.warn('w');
+    log.info('i');
+    log.debug('d');
+    log.trace('t');
+    expect(texts(log.newest(10))).toEqual(['w', 'e']);
+    expect(log.wants(3)).toBe(true);
+    expect(log.wants(4)).toBe(false);
+  });
+
+  it('is a ring: at capacity the oldest goes; pages newest or oldest first', () => {
+    const log = new RuleLog({ level: 6, capacity: 4, toConsole: false }, quiet);
+    for (let i = 1; i <= 6; i++) log.info(`l${i}`);
+    expect(log.size).toBe(4);
+    expect(texts(log.page(1, 3, 'newest').logs)).toEqual(['l6', 'l5', 'l4']);
+    expect(texts(log.page(2, 3, 'newest').logs)).toEqual(['l3']);
+    expect(texts(log.page(1, 3, 'oldest').logs)).toEqual(['l3', 'l4', 'l5']);
+    expect(log.page(3, 3, 'oldest')).toEqual({ total: 4, logs: [] });
+    expect(log.newest(1)[0].seq).toBe(6);
+  });
+
+  it('changing the capacity keeps the newest entries; 0 keeps none', () => {
+    const log = new RuleLog({ level: 6, capacity: 5, toConsole: false }, quiet);
+    for (let i = 1; i <= 5; i++) log.info(`l${i}`);
+    log.configure({ level: 6, capacity: 2, toConsole: false });
+    expect(texts(log.newest(5))).toEqual(['l5', 'l4']);
+    log.info('l6');
+    expect(texts(log.page(1, 5, 'oldest').logs)).toEqual(['l5', 'l6']);
+    log.configure({ level: 6, capacity: 8, toConsole: false });
+    log.info('l7');
+    expect(texts(log.page(1, 5, 'oldest').logs)).toEqual(['l5', 'l6', 'l7']);
+    log.configure({ level: 6, capacity: 0, toConsole: false });
+    log.info('dropped');
+    expect(log.size).toBe(0);
+    expect(log.wants(4)).toBe(false);
+  });
+
+  it('copies to the program log when asked, with the level mapped', () => {
+    const ring = new LogRing(100);
+    const program = createLogger({ ring, stdout: false, level: 'debug' });
+    const log = new RuleLog({ level: 6, capacity: 0, toConsole: true }, program.child('my rule'));
+    log.error('bad thing');
+    log.trace('fine detail');
+    const lines = ring.since().map((l) => l.log);
+    expect(lines[0]).toMatch(/ERROR \[my rule\] bad thing$/);
+    expect(lines[1]).toMatch(/DEBUG \[my rule\] fine detail$/);
+  });
+});

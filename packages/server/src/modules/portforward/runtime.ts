@@ -1,0 +1,177 @@
+import {
+  type PortforwardConfig,
+  type PortforwardSettings,
+  type ProxySpec,
+  portforwardConfigSchema,
+  proxySpecs,
+} from '@lucky/shared';
+import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import { type KeyPair, loadAdminCertificate } from '../../core/tls/adminCert.js';
+import { type ModuleShared, moduleScope, RuleRuntime, setModuleCaps } from './ruleRuntime.js';
+import { needsAdminCert } from './ruleTls.js';
+import { TcpProxy } from './tcpProxy.js';
+import { UdpProxy } from './udpProxy.js';
+
+export type Proxy = TcpProxy | UdpProxy;
+
+const settingsOf = ({ rules: _rules, ...settings }: PortforwardConfig): PortforwardSettings => settings;
+
+/**
+ * The module's live state: one RuleRuntime per rule (logs, counts, limiters) and one proxy per
+ * (rule, forward type, listen address, port). A reload diffs by that identity: untouched ports
+ * keep their listener and open connections and get the new settings in place; removed ports
+ * close (first, so a port that moved to another rule is free); added ports open.
+ */
+export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
+  private config: PortforwardConfig = portforwardConfigSchema.parse({});
+  private readonly shared: ModuleShared;
+  private readonly rules = new Map<string, RuleRuntime>();
+  /** Why a rule could not be applied (its TLS certificate …); its ports stay closed. */
+  private readonly ruleErrors = new Map<string, string>();
+  private readonly proxies = new Map<string, Proxy>();
+  private adminCert: KeyPair | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private sampler: NodeJS.Timeout | undefined;
+
+  constructor(private readonly ctx: ModuleContext) {
+    this.shared = { settings: settingsOf(this.config), scope: moduleScope(), log: ctx.log };
+  }
+
+  async start(config: PortforwardConfig): Promise<void> {
+    await this.apply(config);
+    this.sampler = this.ctx.setInterval(() => {
+      for (const p of this.proxies.values()) p.stats.sample();
+    }, 1000);
+    this.sampler.unref();
+  }
+
+  async reload(next: PortforwardConfig): Promise<void> {
+    await this.apply(next);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sampler);
+    await this.serial(async () => {
+      await Promise.all([...this.proxies.values()].map((p) => p.close()));
+      this.proxies.clear();
+    });
+  }
+
+  status() {
+    const s = this.summary();
+    const failed = [...this.proxies.values()].filter((p) => p.state === 'error').length + this.ruleErrors.size;
+    return {
+      state: this.config.enabled ? ('running' as const) : ('stopped' as const),
+      error: failed ? `${failed} port(s) or rule(s) could not be started; see the port-forwarding list` : undefined,
+      details: { ...s },
+    };
+  }
+
+  /** The live side of a rule (undefined for an unknown key). */
+  rule(key: string): RuleRuntime | undefined {
+    return this.rules.get(key);
+  }
+
+  ruleError(key: string): string | undefined {
+    return this.ruleErrors.get(key);
+  }
+
+  /** The open proxies of a rule, by proxy id. */
+  proxiesOf(ruleKey: string): Map<string, Proxy> {
+    const out = new Map<string, Proxy>();
+    for (const [k, p] of this.proxies) if (k.startsWith(`${ruleKey}|`)) out.set(p.id, p);
+    return out;
+  }
+
+  summary() {
+    let tcp = 0;
+    let udp = 0;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    let rateIn = 0;
+    let rateOut = 0;
+    for (const p of this.proxies.values()) {
+      if (p instanceof TcpProxy) tcp += p.stats.connections;
+      else udp += p.stats.sessions;
+      bytesIn += p.stats.bytesIn;
+      bytesOut += p.stats.bytesOut;
+      rateIn += p.stats.rateIn;
+      rateOut += p.stats.rateOut;
+    }
+    const c = this.config;
+    return {
+      enabled: c.enabled,
+      rules: c.rules.length,
+      proxies: this.proxies.size,
+      proxyLimit: c.ruleLimit,
+      tcpConnections: tcp,
+      maxTcpConnections: c.maxTcpConnections,
+      udpSessions: udp,
+      maxUdpSessions: c.maxUdpSessions,
+      bytesIn,
+      bytesOut,
+      rateIn,
+      rateOut,
+    };
+  }
+
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private apply(config: PortforwardConfig): Promise<void> {
+    return this.serial(async () => {
+      if (config.rules.some((r) => r.enabled && needsAdminCert(r)) && !this.adminCert) {
+        this.adminCert = await loadAdminCertificate(this.ctx.configDir);
+      }
+      this.config = config;
+      this.shared.settings = settingsOf(config);
+      setModuleCaps(this.shared.scope, this.shared.settings);
+
+      const accessChanged = new Set<string>();
+      const keys = new Set(config.rules.map((r) => r.key));
+      for (const key of this.rules.keys()) if (!keys.has(key)) this.rules.delete(key);
+      this.ruleErrors.clear();
+      for (const rule of config.rules) {
+        try {
+          const rt = this.rules.get(rule.key);
+          if (!rt) this.rules.set(rule.key, new RuleRuntime(rule, this.shared, this.adminCert));
+          else if (rt.update(rule, this.adminCert)) accessChanged.add(rule.key);
+        } catch (err) {
+          this.ruleErrors.set(rule.key, (err as Error).message);
+          this.ctx.log.error(`rule ${rule.name || rule.key}: ${(err as Error).message}`);
+        }
+      }
+
+      const wanted = new Map<string, { spec: ProxySpec; rt: RuleRuntime }>();
+      if (config.enabled) {
+        for (const rule of config.rules) {
+          const rt = this.rules.get(rule.key);
+          if (!rule.enabled || !rt || this.ruleErrors.has(rule.key)) continue;
+          for (const spec of proxySpecs(rule)) wanted.set(`${rule.key}|${spec.id}`, { spec, rt });
+        }
+      }
+      const removed = [...this.proxies].filter(([k]) => !wanted.has(k));
+      for (const [k] of removed) this.proxies.delete(k);
+      await Promise.all(removed.map(([, p]) => p.close()));
+
+      const added: Proxy[] = [];
+      for (const [k, { spec, rt }] of wanted) {
+        const p = this.proxies.get(k);
+        if (p) {
+          p.update(spec, rt);
+          if (accessChanged.has(rt.rule.key)) p.recheckAccess();
+          // Saving the rule again is the admin's way to say "try that port now".
+          if (p.state === 'error') added.push(p);
+          continue;
+        }
+        const fresh = spec.protocol === 'tcp' ? new TcpProxy(spec, rt) : new UdpProxy(spec, rt);
+        this.proxies.set(k, fresh);
+        added.push(fresh);
+      }
+      await Promise.all(added.map((p) => p.start()));
+    });
+  }
+}

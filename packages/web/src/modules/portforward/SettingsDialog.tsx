@@ -1,0 +1,181 @@
+// Global settings of the module: the switch and the limits over all rules.
+// Only what changed is sent; a refused value lands on its field.
+import { PORTFORWARD_LIMITS as L, type PortforwardSettings } from '@lucky/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Form, InputNumber, Modal, Skeleton, Switch } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { fetchSettings, pfKeys, saveSettings } from './api';
+import { errorDuration, errorText, issueOfError, issueText } from './errors';
+import { SpeedInput } from './SpeedInput';
+import { rangeRule } from './validators';
+
+export interface SettingsDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+const FIELDS: (keyof PortforwardSettings)[] = [
+  'enabled',
+  'ruleLimit',
+  'maxTcpConnections',
+  'maxUdpSessions',
+  'perIpMaxConnections',
+  'connectionSpeedLimit',
+  'connectTimeoutMs',
+];
+
+export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<PortforwardSettings>();
+  const [saving, setSaving] = useState(false);
+  const layout = useDialogLayout(760);
+  const query = useQuery({
+    queryKey: pfKeys.settings,
+    queryFn: ({ signal }) => fetchSettings(signal),
+    enabled: open,
+    // Always the stored values when the dialog opens.
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const loaded = query.data?.settings;
+
+  const submit = async () => {
+    if (!loaded) return;
+    let values: PortforwardSettings;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    const changes: Partial<PortforwardSettings> = {};
+    for (const f of FIELDS) if (values[f] !== loaded[f]) Object.assign(changes, { [f]: values[f] });
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    setSaving(true);
+    try {
+      await saveSettings(changes);
+      void message.success(t('portforward.settingsSaved'));
+      await qc.invalidateQueries({ queryKey: pfKeys.all });
+      onClose();
+    } catch (err) {
+      const issue = issueOfError(err);
+      const field = FIELDS.find((f) => f === issue?.field);
+      if (issue && field) form.setFields([{ name: field, errors: [issueText(t, issue)] }]);
+      else {
+        const text = errorText(err, t);
+        if (text) void message.error({ content: text, duration: errorDuration(err) });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const num = (min: number, max: number, suffix?: string) => (
+    <InputNumber<number> min={min} max={max} precision={0} suffix={suffix} style={{ width: 180 }} />
+  );
+
+  return (
+    <Modal
+      open={open}
+      title={t('portforward.settingsTitle')}
+      onCancel={onClose}
+      width={layout.width}
+      style={layout.style}
+      className={layout.className}
+      mask={{ closable: false }}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onClose} disabled={saving}>
+          {t('common.cancel')}
+        </Button>,
+        <Button
+          key="save"
+          type="primary"
+          loading={saving}
+          disabled={!loaded}
+          onClick={() => void submit()}
+          data-testid="pf-settings-save"
+        >
+          {t('common.save')}
+        </Button>,
+      ]}
+    >
+      {query.isPending && <Skeleton active paragraph={{ rows: 6 }} />}
+      {query.isError && !loaded && <Alert type="error" showIcon title={t('portforward.loadError')} />}
+      {loaded && (
+        <Form<PortforwardSettings>
+          form={form}
+          name="pfSettings"
+          initialValues={loaded}
+          layout={layout.fullScreen ? 'vertical' : 'horizontal'}
+          labelCol={layout.fullScreen ? undefined : { flex: '230px' }}
+          labelWrap
+          colon={false}
+          data-testid="pf-settings-form"
+        >
+          <Form.Item
+            name="enabled"
+            label={t('portforward.moduleSwitch')}
+            valuePropName="checked"
+            extra={t('portforward.moduleSwitchHelp')}
+          >
+            <Switch data-testid="pf-settings-enabled" />
+          </Form.Item>
+          <Form.Item
+            name="ruleLimit"
+            label={t('portforward.ruleLimit')}
+            extra={t('portforward.ruleLimitHelp', { used: query.data?.summary.proxies ?? 0 })}
+            rules={[rangeRule(t, L.ruleLimit.min, L.ruleLimit.max)]}
+          >
+            {num(L.ruleLimit.min, L.ruleLimit.max)}
+          </Form.Item>
+          <Form.Item
+            name="maxTcpConnections"
+            label={t('portforward.globalMaxTcp')}
+            extra={t('portforward.globalMaxHelp')}
+            rules={[rangeRule(t, L.maxTcpConnections.min, L.maxTcpConnections.max)]}
+          >
+            {num(L.maxTcpConnections.min, L.maxTcpConnections.max)}
+          </Form.Item>
+          <Form.Item
+            name="maxUdpSessions"
+            label={t('portforward.globalMaxUdp')}
+            extra={t('portforward.globalMaxHelp')}
+            rules={[rangeRule(t, L.maxUdpSessions.min, L.maxUdpSessions.max)]}
+          >
+            {num(L.maxUdpSessions.min, L.maxUdpSessions.max)}
+          </Form.Item>
+          <Form.Item
+            name="perIpMaxConnections"
+            label={t('portforward.perIpMax')}
+            extra={t('portforward.perIpMaxGlobalHelp')}
+            rules={[rangeRule(t, L.perIpMaxConnections.min, L.perIpMaxConnections.max)]}
+          >
+            {num(L.perIpMaxConnections.min, L.perIpMaxConnections.max)}
+          </Form.Item>
+          <Form.Item
+            name="connectionSpeedLimit"
+            label={t('portforward.connectionSpeedLimit')}
+            extra={t('portforward.connectionSpeedLimitHelp')}
+          >
+            <SpeedInput />
+          </Form.Item>
+          <Form.Item
+            name="connectTimeoutMs"
+            label={t('portforward.connectTimeout')}
+            extra={t('portforward.connectTimeoutHelp')}
+            rules={[rangeRule(t, L.connectTimeoutMs.min, L.connectTimeoutMs.max)]}
+          >
+            {num(L.connectTimeoutMs.min, L.connectTimeoutMs.max, t('portforward.unitMs'))}
+          </Form.Item>
+        </Form>
+      )}
+    </Modal>
+  );
+}

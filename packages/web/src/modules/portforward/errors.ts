@@ -1,0 +1,67 @@
+// Failures of the port-forwarding calls in the user's language. The server
+// names a stable code (`PORTFORWARD_MESSAGES`) with its numbers and the field;
+// the form checks produce the same codes, so both read the same
+// `portforward.err_<code>` texts.
+import { BACKEND_ERROR_DISPLAY_MS, PORTFORWARD_MESSAGES, type PortforwardErrorCode } from '@lucky/shared';
+import { ApiError } from '../../api/client';
+
+export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+export interface Issue {
+  code: PortforwardErrorCode;
+  params?: Record<string, unknown>;
+}
+
+/** A problem with the form field it belongs to (the server's path, e.g. `targetAddresses.1`). */
+export interface FieldIssue extends Issue {
+  field: string;
+}
+
+export const isIssueCode = (c: unknown): c is PortforwardErrorCode =>
+  typeof c === 'string' && Object.hasOwn(PORTFORWARD_MESSAGES, c);
+
+/** Placeholders every message may use, so a missing number never shows `{{…}}`. */
+const BLANKS = { token: '', count: '?', limit: '?', port: '?', protocol: '', rule: '', min: '?', max: '?', values: '' };
+
+const TOKEN_CODES = new Set<PortforwardErrorCode>([
+  'portListInvalid',
+  'portListDuplicate',
+  'targetAddressInvalid',
+  'accessListInvalid',
+]);
+
+export function issueText(t: Translate, { code, params = {} }: Issue): string {
+  const vars: Record<string, unknown> = { ...BLANKS, ...params };
+  if (Array.isArray(params.values)) vars.values = params.values.join(', ');
+  if (typeof vars.protocol === 'string') vars.protocol = vars.protocol.toUpperCase();
+  // Codes that can name the bad entry have a second text for when they do not.
+  const key = TOKEN_CODES.has(code) && !params.token ? `${code}Plain` : code;
+  return t(`portforward.err_${key}`, vars);
+}
+
+/** The field and code of a refused call, when the server named them. */
+export function issueOfError(err: unknown): FieldIssue | undefined {
+  if (!(err instanceof ApiError) || err.kind !== 'ret') return undefined;
+  const reply = err.reply as (ApiError['reply'] & { params?: Record<string, unknown> }) | undefined;
+  if (!reply || !isIssueCode(reply.code)) return undefined;
+  return { field: reply.field ?? '', code: reply.code, params: reply.params ?? {} };
+}
+
+/**
+ * What to tell the user about a failed call; undefined when there is nothing
+ * to add (the session ended — the client said so — or the caller cancelled).
+ */
+export function errorText(err: unknown, t: Translate): string | undefined {
+  const issue = issueOfError(err);
+  if (issue) return issueText(t, issue);
+  if (err instanceof ApiError) {
+    if (err.kind === 'session' || err.kind === 'aborted') return undefined;
+    return err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Backend errors stay two minutes (spec §9); transport failures a few seconds. */
+export function errorDuration(err: unknown): number {
+  return err instanceof ApiError && (err.kind === 'ret' || err.kind === 'http') ? BACKEND_ERROR_DISPLAY_MS / 1000 : 6;
+}

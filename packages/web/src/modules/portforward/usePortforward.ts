@@ -1,0 +1,79 @@
+// Server state of the screen: the rule list (polled at the chosen interval)
+// and the actions on it, each refreshing what it changed.
+import type { PortforwardListResponse, PortforwardRuleView } from '@lucky/shared';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clearLogs, deleteRule, enableRule, fetchRules, pfKeys, saveSettings } from './api';
+import { errorDuration, errorText } from './errors';
+
+export function useRules(intervalMs: number) {
+  return useQuery({
+    queryKey: pfKeys.rules,
+    queryFn: ({ signal }) => fetchRules(signal),
+    refetchInterval: intervalMs,
+    // A hidden tab does not need live figures.
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** Puts a rule the server just answered into the cached list, so the switch does not flicker back. */
+export function patchRule(qc: QueryClient, rule: PortforwardRuleView): void {
+  qc.setQueryData<PortforwardListResponse>(pfKeys.rules, (old) => {
+    if (!old) return old;
+    const found = old.list.some((r) => r.key === rule.key);
+    return { ...old, list: found ? old.list.map((r) => (r.key === rule.key ? rule : r)) : [...old.list, rule] };
+  });
+}
+
+export function usePortforwardActions() {
+  const qc = useQueryClient();
+  const { message } = App.useApp();
+  const { t } = useTranslation();
+
+  return useMemo(() => {
+    const refresh = () => qc.invalidateQueries({ queryKey: pfKeys.all });
+    /** Runs a call; a failure is shown (translated) and answers false. */
+    const attempt = async <T>(run: () => Promise<T>, done?: (r: T) => void): Promise<boolean> => {
+      try {
+        const r = await run();
+        done?.(r);
+        return true;
+      } catch (err) {
+        const text = errorText(err, t);
+        if (text) void message.error({ content: text, key: text, duration: errorDuration(err) });
+        return false;
+      } finally {
+        void refresh();
+      }
+    };
+    return {
+      refresh,
+      setRuleEnabled: (key: string, enabled: boolean) =>
+        attempt(
+          () => enableRule(key, enabled),
+          (r) => patchRule(qc, r.rule),
+        ),
+      removeRule: (key: string) =>
+        attempt(
+          () => deleteRule(key),
+          () => void message.success(t('portforward.ruleDeleted')),
+        ),
+      setModuleEnabled: (enabled: boolean) =>
+        attempt(
+          () => saveSettings({ enabled }),
+          () => void message.success(t(enabled ? 'portforward.moduleSwitchedOn' : 'portforward.moduleSwitchedOff')),
+        ),
+      clearLogs: (key: string) =>
+        attempt(
+          () => clearLogs(key),
+          () => void message.success(t('portforward.logsCleared')),
+        ),
+      ruleSaved: (rule: PortforwardRuleView) => {
+        patchRule(qc, rule);
+        void refresh();
+      },
+    };
+  }, [qc, message, t]);
+}
