@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { modules } from '../src/modules/index.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let s: TestServer;
