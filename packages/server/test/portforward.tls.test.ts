@@ -87,8 +87,15 @@ describe('TLS', () => {
 
     // An edit that sends the certificate with an empty key (as the form does) keeps the stored key.
     const { key: ruleKey, tlsKeySet: _set, proxies: _p, logs: _l, ...editable } = rule;
-    const edited = await pf.call('PUT', `/api/portforward/rules/${ruleKey}`, { ...editable, name: 'renamed', tlsKey: '' });
-    expect(edited.body, JSON.stringify(edited.body)).toMatchObject({ ret: 0, rule: { name: 'renamed', tlsKeySet: true } });
+    const edited = await pf.call('PUT', `/api/portforward/rules/${ruleKey}`, {
+      ...editable,
+      name: 'renamed',
+      tlsKey: '',
+    });
+    expect(edited.body, JSON.stringify(edited.body)).toMatchObject({
+      ret: 0,
+      rule: { name: 'renamed', tlsKeySet: true },
+    });
     expect((await tlsEcho(port, 'still secret')).text).toBe('still secret');
   });
 
