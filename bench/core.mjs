@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { login, median, ROOT, rssMb, startProgram } from './lib.mjs';
+import { launchChromium } from '../scripts/chromium.mjs';
+import { login, median, pssMb, ROOT, rssMb, startProgram } from './lib.mjs';
 
 export async function benchCore() {
   const results = [];
@@ -42,7 +43,17 @@ export async function benchCore() {
   const info = (await (await fetch(`${p.base}/api/info`, { headers: { authorization: token } })).json()).info;
   await new Promise((r) => setTimeout(r, 5000));
   results.push({ name: 'idle RSS of the server process', value: rssMb(info.PID), unit: 'MB', budget: 80 });
+  results.push({
+    name: 'idle PSS of the server process (shared node binary counted once)',
+    value: pssMb(info.PID),
+    unit: 'MB',
+  });
   results.push({ name: 'idle RSS of the supervising parent', value: rssMb(p.child.pid), unit: 'MB' });
+  results.push({
+    name: 'idle PSS of parent + server together',
+    value: pssMb(info.PID) + pssMb(p.child.pid),
+    unit: 'MB',
+  });
 
   // The login screen's JavaScript, as Debian chromium really loads it.
   const browser = await launchChromium();

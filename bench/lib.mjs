@@ -65,6 +65,12 @@ export function rssMb(pid) {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
+/** Proportional set size: shared pages (the node binary, mapped by parent and worker) counted once across processes. */
+export function pssMb(pid) {
+  const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];

@@ -1,3 +1,4 @@
+import { registerCertRoutes } from './certs/routes.js';
 import { type Core, type CoreOptions, createCore } from './core.js';
 import { type AdminApp, buildAdminApp } from './http/app.js';
 import { registerBackupRoutes } from './routes/backup.js';
@@ -27,6 +28,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
   registerProgramRoutes(r, core, admin.listener);
   registerBackupRoutes(r, core);
   registerSystemRoutes(r, core);
+  registerCertRoutes(r, core);
   for (const key of core.modules.keys()) core.modules.registerRoutes(key, r);
   await admin.app.ready();
 

@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { jwtVerify, SignJWT } from 'jose';
 import { writeFileAtomic } from '../config/atomicWrite.js';
 import type { ApiTokenRecord } from '../config/schema.js';
+import { signJwt, verifyJwt } from './jwt.js';
 
 export interface Session {
   id: string;
@@ -70,12 +70,10 @@ export class SessionStore {
       createdAt: new Date(created).toISOString(),
       expiresAt: new Date(expires).toISOString(),
     };
-    const token = await new SignJWT({ sid: id })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(account)
-      .setIssuedAt(Math.floor(created / 1000))
-      .setExpirationTime(Math.floor(expires / 1000))
-      .sign(this.secret);
+    const token = signJwt(
+      { sub: account, sid: id, iat: Math.floor(created / 1000), exp: Math.floor(expires / 1000) },
+      this.secret,
+    );
     this.sessions.set(id, session);
     await this.save();
     return { token, session };
@@ -83,21 +81,14 @@ export class SessionStore {
 
   /** The live session a JWT names, or undefined (bad signature, expired, revoked, other account). */
   async verify(token: string, account: string): Promise<Session | undefined> {
-    try {
-      const { payload } = await jwtVerify(token, this.secret, {
-        algorithms: ['HS256'],
-        currentDate: new Date(this.now()),
-      });
-      const s = typeof payload.sid === 'string' ? this.sessions.get(payload.sid) : undefined;
-      if (!s || s.account !== account || payload.sub !== account) return undefined;
-      if (Date.parse(s.expiresAt) <= this.now()) {
-        this.sessions.delete(s.id);
-        return undefined;
-      }
-      return s;
-    } catch {
+    const claims = verifyJwt(token, this.secret, this.now());
+    const s = claims ? this.sessions.get(claims.sid) : undefined;
+    if (!s || s.account !== account || claims?.sub !== account) return undefined;
+    if (Date.parse(s.expiresAt) <= this.now()) {
+      this.sessions.delete(s.id);
       return undefined;
     }
+    return s;
   }
 
   list(): Session[] {

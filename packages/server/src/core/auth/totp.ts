@@ -1,13 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
 
 const ISSUER = 'Lucky';
 
-export function newTotpSecret(): string {
+// Loaded on first use: most installs never turn 2FA on.
+const otpauth = () => import('otpauth');
+
+export async function newTotpSecret(): Promise<string> {
+  const { Secret } = await otpauth();
   return new Secret({ size: 20 }).base32;
 }
 
-export function totpUri(secretBase32: string, account: string): string {
+export async function totpUri(secretBase32: string, account: string): Promise<string> {
+  const { Secret, TOTP } = await otpauth();
   return new TOTP({ issuer: ISSUER, label: account, secret: Secret.fromBase32(secretBase32) }).toString();
 }
 
@@ -15,8 +19,9 @@ export function totpUri(secretBase32: string, account: string): string {
  * RFC 6238 check with ±1 step. Returns the matched time step so the caller
  * can refuse a replay of the same (or an older) code.
  */
-export function checkTotp(secretBase32: string, code: string, now = Date.now()): number | undefined {
+export async function checkTotp(secretBase32: string, code: string, now = Date.now()): Promise<number | undefined> {
   if (!/^\d{6}$/.test(code)) return undefined;
+  const { Secret, TOTP } = await otpauth();
   const totp = new TOTP({ secret: Secret.fromBase32(secretBase32) });
   const delta = totp.validate({ token: code, timestamp: now, window: 1 });
   if (delta === null) return undefined;

@@ -1,5 +1,6 @@
 import { baseSettingsSchema } from '@lucky/shared';
 import { z } from 'zod';
+import { certRecordSchema } from '../certs/schema.js';
 
 export const CONFIG_SCHEMA_VERSION = 1;
 
@@ -34,6 +35,8 @@ export const configSchema = z.object({
   auth: authConfigSchema,
   /** One slice per module key, validated by that module's own schema. */
   modules: z.record(z.string(), z.unknown()).default({}),
+  /** The certificate store (core/certs): PEM pairs, kept with the rest of the 0600 config. */
+  certs: z.array(certRecordSchema).optional(),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

@@ -2,11 +2,11 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { KeyPair } from '../tls/adminCert.js';
+import { splitByFirstByte } from './firstByte.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 const FIRST_BYTE_TIMEOUT_MS = 15_000;
-const TLS_HANDSHAKE = 0x16;
 
 /**
  * HTTP and HTTPS on one port: peek at the first byte of each connection (a
@@ -33,16 +33,9 @@ export class DualListener {
   private dispatch(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
-    socket.once('data', (chunk: Buffer) => {
-      socket.setTimeout(0);
-      socket.pause();
-      socket.unshift(chunk);
-      const target = chunk[0] === TLS_HANDSHAKE ? this.https : this.http;
-      target.emit('connection', socket);
-      process.nextTick(() => socket.resume());
-    });
+    splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls) =>
+      (isTls ? this.https : this.http).emit('connection', s),
+    );
   }
 
   listen(port: number, host?: string): Promise<number> {

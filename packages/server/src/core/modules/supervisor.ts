@@ -1,4 +1,6 @@
 import type { ModuleKey } from '@lucky/shared';
+import { certResolverFor } from '../certs/resolver.js';
+import { certStoreFor } from '../certs/store.js';
 import type { ConfigStore } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
@@ -161,6 +163,7 @@ export class ModuleSupervisor {
         return t;
       },
       saveConfig: (next) => this.saveConfig(key, next),
+      certs: certResolverFor(certStoreFor(this.store)),
     };
     slot.state = 'starting';
     try {

@@ -1,5 +1,6 @@
 import type { ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
+import type { CertResolver } from '../certs/resolver.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
 
@@ -25,6 +26,8 @@ export interface ModuleContext {
   setInterval(fn: () => void, ms: number): NodeJS.Timeout;
   /** Validate → save → reload this module's slice of the config. */
   saveConfig(next: unknown): Promise<void>;
+  /** The core's certificate store, asked per TLS handshake (SNI); set by the supervisor. */
+  certs?: CertResolver;
 }
 
 export interface ModuleRuntime<C> {

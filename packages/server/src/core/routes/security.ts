@@ -21,12 +21,12 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     path: '/api/twofapassword',
     access: 'token',
     summary: 'Start 2FA set-up: a new secret and its otpauth URI (for the QR code)',
-    handler: (_req, _reply, ctx) => {
+    handler: async (_req, _reply, ctx) => {
       if (core.store.get().auth.twoFA.enabled)
         throw conflict('two-factor login is already on; turn it off first', undefined, 'twoFAAlreadyOn');
-      const secret = newTotpSecret();
+      const secret = await newTotpSecret();
       core.pendingTwoFA.set(ctx.sessionId ?? 'api', secret);
-      return { ret: 0, secret, uri: totpUri(secret, core.store.get().base.adminAccount) };
+      return { ret: 0, secret, uri: await totpUri(secret, core.store.get().base.adminAccount) };
     },
   });
   r.add({
@@ -39,7 +39,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
       const { code } = parseWith(twoFAEnableSchema, req.body);
       const secret = core.pendingTwoFA.get(ctx.sessionId ?? 'api');
       if (!secret) throw badRequest('start the set-up first (scan a new QR code)', 'code', 'twoFANoSetup');
-      const step = checkTotp(secret, code);
+      const step = await checkTotp(secret, code);
       if (step === undefined) throw badRequest('the code does not match; check the phone clock', 'code', 'twoFAWrong');
       const codes = newRecoveryCodes();
       await core.store.update((d) => {

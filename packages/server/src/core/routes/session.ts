@@ -138,7 +138,7 @@ function failure(core: Core, ip: string, reason: string): ApiFailure {
 /** A TOTP code (not replayed) or an unused recovery code, which is then spent. */
 async function acceptSecondFactor(core: Core, code: string): Promise<boolean> {
   const twoFA = core.store.get().auth.twoFA;
-  const step = checkTotp(twoFA.secret, code);
+  const step = await checkTotp(twoFA.secret, code);
   if (step !== undefined) {
     if (step <= core.lastTotpStep) return false;
     core.lastTotpStep = step;
