@@ -10,6 +10,7 @@ import { benchPortforward } from './portforward.mjs';
 
 buildIfNeeded();
 const all = [...(await benchCore()), ...(await benchPortforward())];
+all.push(...(await (await import('./ddns.mjs')).benchDdns()));
 let over = 0;
 console.log('\nbenchmark                                                          value        budget   ');
 for (const r of all) {

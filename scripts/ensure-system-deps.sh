@@ -3,7 +3,7 @@
 # oathtool (independent TOTP codes), openssl, tar, curl.
 # As root: installs what is missing. Otherwise: prints the one line to run, and fails.
 set -euo pipefail
-PKGS=(chromium fonts-wqy-microhei oathtool openssl tar curl iproute2)
+PKGS=(chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 pdns-server pdns-backend-sqlite3 sqlite3 bind9)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

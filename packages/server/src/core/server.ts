@@ -52,6 +52,8 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
       await core.modules.stopAll();
       await admin.listener.close();
       await admin.app.close();
+      // Audit lines are appended in the background; let the last ones land.
+      await core.audit.flush();
     },
   };
 }

@@ -1,0 +1,71 @@
+// Alibaba Cloud DNS (alidns, API 2015-01-09) with an RPC v1 signature on every call:
+// DescribeSubDomainRecords → UpdateDomainRecord (the first record, or `?RecordId=`) or
+// AddDomainRecord. `?Line=` picks the resolution line.
+import { callJson } from './common.js';
+import { aliyunSignedQuery } from './sign/aliyunRpc.js';
+import { type DnsProviderImpl, ProviderError } from './types.js';
+
+interface AliRecord {
+  RecordId: string;
+  RR: string;
+  Type: string;
+  Value: string;
+  TTL: number;
+}
+
+export const alidns: DnsProviderImpl = {
+  name: 'alidns',
+  async sync(t, ctx) {
+    const base = ctx.endpoint('https://alidns.aliyuncs.com');
+    const call = <T>(params: Record<string, string>) =>
+      callJson<T>(
+        ctx,
+        {
+          method: 'GET',
+          url: `${base}/?${aliyunSignedQuery(params, {
+            id: ctx.dns.id,
+            secret: ctx.dns.secret,
+            version: '2015-01-09',
+            now: ctx.now(),
+          })}`,
+        },
+        (b) => (b.Code ? `${b.Code}: ${b.Message ?? ''}` : undefined),
+      );
+    const rr = t.sub || '@';
+    const found = await call<{ DomainRecords?: { Record?: AliRecord[] } }>({
+      Action: 'DescribeSubDomainRecords',
+      SubDomain: `${rr}.${t.root}`,
+      DomainName: t.root,
+      Type: t.type,
+    });
+    const records = (found.DomainRecords?.Record ?? []).filter((r) => r.Type === t.type);
+    const wanted = t.params.RecordId ? records.find((r) => r.RecordId === t.params.RecordId) : records[0];
+    if (t.params.RecordId && !wanted) throw new ProviderError(`record ${t.params.RecordId} not found`);
+    const line: Record<string, string> = t.params.Line ? { Line: t.params.Line } : {};
+    if (wanted) {
+      if (wanted.Value === t.value) return 'same';
+      const r = await call<{ RecordId?: string }>({
+        Action: 'UpdateDomainRecord',
+        RecordId: wanted.RecordId,
+        RR: rr,
+        Type: t.type,
+        Value: t.value,
+        TTL: String(t.ttl),
+        ...line,
+      });
+      if (!r.RecordId) throw new ProviderError('no RecordId in the answer');
+      return 'updated';
+    }
+    const r = await call<{ RecordId?: string }>({
+      Action: 'AddDomainRecord',
+      DomainName: t.root,
+      RR: rr,
+      Type: t.type,
+      Value: t.value,
+      TTL: String(t.ttl),
+      ...line,
+    });
+    if (!r.RecordId) throw new ProviderError('no RecordId in the answer');
+    return 'created';
+  },
+};

@@ -1,0 +1,73 @@
+// Baidu Cloud domain resolution (BCD, bcd.baidubce.com) with bce-auth-v1 over host and
+// x-bce-date: resolve/list → resolve/edit or resolve/add.
+import { callJson } from './common.js';
+import { bceSign } from './sign/bce.js';
+import type { DnsProviderImpl, ProviderContext } from './types.js';
+
+interface BdRecord {
+  recordId: number;
+  domain: string;
+  view: string;
+  rdtype: string;
+  ttl: number;
+  rdata: string;
+  zoneName: string;
+}
+
+function bd<T>(ctx: ProviderContext, base: string, path: string, body: object): Promise<T> {
+  const u = new URL(base);
+  const timestamp = ctx
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
+  const fullPath = `${u.pathname.replace(/\/$/, '')}${path}`;
+  const authorization = bceSign(
+    { method: 'POST', path: fullPath, query: {}, headers: { host: u.host, 'x-bce-date': timestamp } },
+    { ak: ctx.dns.id, sk: ctx.dns.secret, timestamp, signedHeaders: ['host', 'x-bce-date'] },
+  );
+  return callJson<T>(
+    ctx,
+    {
+      method: 'POST',
+      url: `${u.origin}${fullPath}`,
+      headers: { authorization, 'x-bce-date': timestamp, 'content-type': 'application/json; charset=utf-8' },
+      body,
+    },
+    (b) => (b.code ? `${b.code}: ${b.message ?? ''}` : undefined),
+  );
+}
+
+export const baiducloud: DnsProviderImpl = {
+  name: 'baiducloud',
+  async sync(t, ctx) {
+    const base = ctx.endpoint('https://bcd.baidubce.com');
+    const sub = t.sub || '@';
+    const list = await bd<{ result?: BdRecord[] }>(ctx, base, '/v1/domain/resolve/list', {
+      domain: t.root,
+      pageNum: 1,
+      pageSize: 1000,
+    });
+    const existing = (list.result ?? []).find((r) => r.domain === sub && r.rdtype === t.type);
+    if (existing) {
+      if (existing.rdata === t.value) return 'same';
+      await bd(ctx, base, '/v1/domain/resolve/edit', {
+        recordId: existing.recordId,
+        domain: existing.domain,
+        view: existing.view,
+        rdType: t.type,
+        ttl: t.ttl,
+        rdata: t.value,
+        zoneName: existing.zoneName || t.root,
+      });
+      return 'updated';
+    }
+    await bd(ctx, base, '/v1/domain/resolve/add', {
+      domain: sub,
+      rdType: t.type,
+      ttl: t.ttl,
+      rdata: t.value,
+      zoneName: t.root,
+    });
+    return 'created';
+  },
+};

@@ -1,0 +1,281 @@
+// Every cloud provider against a local HTTPS stub that checks its credentials or recomputes
+// its signature independently (test/ddns-provider-stubs.ts) and answers in the provider's
+// shapes: create, no-op on the same value (no write call), update, and the provider's refusal.
+import { type DdnsTask, ddnsTaskSchema } from '@lucky/shared';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as S from '../../../../test/ddns-provider-stubs.js';
+import { HttpClients } from '../http/client.js';
+import { providerContext } from '../providerContext.js';
+import { PROVIDERS, ProviderError, type RecordTarget } from './index.js';
+
+interface Case {
+  provider: DdnsTask['dns']['provider'];
+  stub: S.StubHandler;
+  /** Path of the API base on the stub (the provider's real base path). */
+  base: string;
+  dns: Partial<DdnsTask['dns']>;
+  bad: Partial<DdnsTask['dns']>;
+  error: RegExp;
+  target?: Partial<RecordTarget>;
+  /** Calls that change something (the no-op check counts them). */
+  isWrite(r: S.StubRequest): boolean;
+  created?: 'created' | 'updated';
+}
+
+const methodWrite = (r: S.StubRequest) => r.method !== 'GET';
+const CASES: Case[] = [
+  {
+    provider: 'cloudflare',
+    stub: S.cloudflareStub,
+    base: '/client/v4',
+    dns: { secret: S.CF_TOKEN },
+    bad: { secret: 'nope' },
+    error: /403: 9109 Invalid access token/,
+    isWrite: methodWrite,
+  },
+  {
+    provider: 'alidns',
+    stub: S.alidnsStub,
+    base: '',
+    dns: { id: S.ALI.id, secret: S.ALI.secret },
+    bad: { id: S.ALI.id, secret: 'wrong' },
+    error: /SignatureDoesNotMatch/,
+    isWrite: (r) => r.query.get('Action') !== 'DescribeSubDomainRecords',
+  },
+  {
+    provider: 'dnspod',
+    stub: S.dnspodStub,
+    base: '',
+    dns: { id: S.TC.id, secret: S.TC.secret },
+    bad: { id: S.TC.id, secret: 'wrong' },
+    error: /AuthFailure\.SignatureFailure/,
+    isWrite: (r) => r.headers['x-tc-action'] !== 'DescribeRecordList',
+  },
+  {
+    provider: 'huaweicloud',
+    stub: S.huaweiStub,
+    base: '',
+    dns: { id: S.HW.id, secret: S.HW.secret },
+    bad: { id: S.HW.id, secret: 'wrong' },
+    error: /401: APIGW\.0301/,
+    isWrite: methodWrite,
+  },
+  {
+    provider: 'baiducloud',
+    stub: S.baiduStub,
+    base: '',
+    dns: { id: S.BD.id, secret: S.BD.secret },
+    bad: { id: S.BD.id, secret: 'wrong' },
+    error: /403: AccessDenied/,
+    isWrite: (r) => !r.path.endsWith('/list'),
+  },
+  {
+    provider: 'godaddy',
+    stub: S.godaddyStub,
+    base: '',
+    dns: { id: S.GD.id, secret: S.GD.secret },
+    bad: { id: S.GD.id, secret: 'wrong' },
+    error: /401: UNABLE_TO_AUTHENTICATE/,
+    isWrite: methodWrite,
+  },
+  {
+    provider: 'porkbun',
+    stub: S.porkbunStub,
+    base: '/api/json/v3',
+    dns: { id: S.PB.id, secret: S.PB.secret },
+    bad: { id: S.PB.id, secret: 'wrong' },
+    error: /Invalid API key/,
+    isWrite: (r) => !r.path.includes('/retrieveByNameType/'),
+  },
+  {
+    provider: 'dynv6',
+    stub: S.dynv6Stub,
+    base: '/api/v2',
+    dns: { secret: S.DV6_TOKEN },
+    bad: { secret: 'wrong' },
+    error: /401/,
+    target: { fqdn: 'nas.home.dynv6.net', sub: 'nas.home', root: 'dynv6.net' },
+    isWrite: methodWrite,
+  },
+  {
+    provider: 'desec',
+    stub: S.desecStub,
+    base: '/api/v1',
+    dns: { secret: S.DS_TOKEN },
+    bad: { secret: 'wrong' },
+    error: /401: Invalid token/,
+    target: { fqdn: 'nas.me.dedyn.io', sub: 'nas.me', root: 'dedyn.io', ttl: 3600 },
+    isWrite: methodWrite,
+  },
+  {
+    provider: 'duckdns',
+    stub: S.duckdnsStub,
+    base: '',
+    dns: { secret: S.DUCK_TOKEN },
+    bad: { secret: 'wrong' },
+    error: /KO/,
+    target: { fqdn: 'myhome.duckdns.org', sub: 'myhome', root: 'duckdns.org' },
+    // DuckDNS has no read call: the one update call answers UPDATED or NOCHANGE.
+    isWrite: () => false,
+    created: 'updated',
+  },
+  {
+    provider: 'namecom',
+    stub: S.namecomStub,
+    base: '/core/v1',
+    dns: { id: S.NC.id, secret: S.NC.secret },
+    bad: { id: S.NC.id, secret: 'wrong' },
+    error: /401: Unauthenticated/,
+    isWrite: methodWrite,
+  },
+  {
+    provider: 'namesilo',
+    stub: S.namesiloStub,
+    base: '/api',
+    dns: { secret: S.NS_KEY },
+    bad: { secret: 'wrong' },
+    error: /110: Invalid API Key/,
+    isWrite: (r) => !r.path.endsWith('dnsListRecords'),
+  },
+  {
+    provider: 'vercel',
+    stub: S.vercelStub,
+    base: '',
+    dns: { id: S.VC.team, secret: S.VC.token },
+    bad: { id: S.VC.team, secret: 'wrong' },
+    error: /403: Not authorized/,
+    isWrite: methodWrite,
+  },
+];
+
+const clients: HttpClients[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
+
+function setup(c: Case, stub: S.Stub, dns: Partial<DdnsTask['dns']>) {
+  const task = ddnsTaskSchema.parse({
+    key: 'k',
+    domains: ['x.example.com'],
+    ipSource: { urls: ['http://127.0.0.1:9/'] },
+    dns: { provider: c.provider, ...dns },
+  });
+  const http = new HttpClients({ ca: stub.ca });
+  clients.push(http);
+  return providerContext(task, { http, endpoints: { [c.provider]: stub.url + c.base } });
+}
+
+for (const c of CASES) {
+  describe(`provider ${c.provider}`, () => {
+    const target: RecordTarget = {
+      fqdn: 'nas.example.com',
+      sub: 'nas',
+      root: 'example.com',
+      type: 'A',
+      value: '192.0.2.1',
+      ttl: 600,
+      params: {},
+      ...c.target,
+    };
+
+    it('creates, leaves the same value alone (no write call), updates', async () => {
+      const stub = await S.startStub(c.stub);
+      try {
+        const ctx = setup(c, stub, c.dns);
+        const p = PROVIDERS[c.provider];
+        expect(await p.sync(target, ctx)).toBe(c.created ?? 'created');
+        expect(stub.store.map((r) => [r.name, r.type, r.value])).toEqual([[target.fqdn, 'A', '192.0.2.1']]);
+        const before = stub.calls.length;
+        expect(await p.sync(target, ctx)).toBe('same');
+        expect(stub.calls.slice(before).filter(c.isWrite)).toEqual([]);
+        expect(await p.sync({ ...target, value: '192.0.2.2' }, ctx)).toBe('updated');
+        expect(stub.store.map((r) => r.value)).toEqual(['192.0.2.2']);
+        // An AAAA record is its own record.
+        expect(await p.sync({ ...target, type: 'AAAA', value: '2001:db8::5' }, ctx)).toBe(c.created ?? 'created');
+        expect(stub.store.find((r) => r.type === 'AAAA')?.value).toBe('2001:db8::5');
+      } finally {
+        await stub.close();
+      }
+    });
+
+    it('reports the provider’s refusal of wrong credentials', async () => {
+      const stub = await S.startStub(c.stub);
+      try {
+        const err = await PROVIDERS[c.provider].sync(target, setup(c, stub, c.bad)).catch((e) => e);
+        expect(err).toBeInstanceOf(ProviderError);
+        expect(err.message).toMatch(c.error);
+        expect(stub.store).toEqual([]);
+      } finally {
+        await stub.close();
+      }
+    });
+  });
+}
+
+describe('provider details', () => {
+  it('dynv6 sets the apex address on the zone itself', async () => {
+    const stub = await S.startStub(S.dynv6Stub);
+    try {
+      const c = CASES.find((x) => x.provider === 'dynv6')!;
+      const ctx = setup(c, stub, c.dns);
+      const apex = {
+        fqdn: 'home.dynv6.net',
+        sub: 'home',
+        root: 'dynv6.net',
+        type: 'A' as const,
+        value: '192.0.2.9',
+        ttl: 0,
+        params: {},
+      };
+      expect(await PROVIDERS.dynv6.sync(apex, ctx)).toBe('updated');
+      expect(S.dynv6Zone.ipv4address).toBe('192.0.2.9');
+      expect(await PROVIDERS.dynv6.sync(apex, ctx)).toBe('same');
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('alidns writes the apex as RR "@" and honours ?RecordId=', async () => {
+    const stub = await S.startStub(S.alidnsStub);
+    try {
+      const c = CASES.find((x) => x.provider === 'alidns')!;
+      const ctx = setup(c, stub, c.dns);
+      const apex = {
+        fqdn: 'example.com',
+        sub: '',
+        root: 'example.com',
+        type: 'A' as const,
+        value: '192.0.2.3',
+        ttl: 600,
+        params: {},
+      };
+      expect(await PROVIDERS.alidns.sync(apex, ctx)).toBe('created');
+      expect(stub.calls.at(-1)?.query.get('RR')).toBe('@');
+      await expect(PROVIDERS.alidns.sync({ ...apex, params: { RecordId: 'nope' } }, ctx)).rejects.toThrow(
+        /record nope not found/,
+      );
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('godaddy refuses a TTL below its minimum, which the task TTL rule prevents', async () => {
+    const stub = await S.startStub(S.godaddyStub);
+    try {
+      const c = CASES.find((x) => x.provider === 'godaddy')!;
+      const ctx = setup(c, stub, c.dns);
+      const t = {
+        fqdn: 'nas.example.com',
+        sub: 'nas',
+        root: 'example.com',
+        type: 'A' as const,
+        value: '192.0.2.3',
+        ttl: 60,
+        params: {},
+      };
+      await expect(PROVIDERS.godaddy.sync(t, ctx)).rejects.toThrow(/422: INVALID_BODY/);
+    } finally {
+      await stub.close();
+    }
+  });
+});

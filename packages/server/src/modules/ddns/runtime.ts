@@ -1,0 +1,253 @@
+// The DDNS scheduler: the first round after the first-check delay (at program start), then a
+// round every detection interval; each round checks every enabled task, a few in parallel,
+// each one on its own (a failing task never holds up or stops the others). An added, edited
+// or switched-on task is checked at once; "sync now" checks one task with the provider.
+import { setMaxListeners } from 'node:events';
+import type { DdnsConfig, DdnsLogEntry, DdnsTask, DdnsTaskState, DdnsWebhook } from '@lucky/shared';
+import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import type { NetInterfaces } from '../../core/net/interfaces.js';
+import { suffixSet } from './domains.js';
+import { HttpClients } from './http/client.js';
+import type { IpResult } from './ipSources/index.js';
+import { TaskState } from './state.js';
+import { refreshDomains, type SyncEnv, syncTask } from './taskSync.js';
+import { callWebhook, demoVars, type WebhookOutcome } from './webhook.js';
+
+/** Options for tests and the benchmark; none of them is a user setting. */
+export interface DdnsModuleOptions {
+  /** Provider API bases, e.g. `{ cloudflare: 'https://127.0.0.1:8443/client/v4' }`. */
+  endpoints?: SyncEnv['endpoints'];
+  /** Extra trusted CA (PEM) for those stubs. */
+  ca?: string;
+  /** Length of a "second" of the schedule (interval, first-check delay, webhook pauses). */
+  secondMs?: number;
+  /** Interface table instead of the machine's. */
+  interfaces?: NetInterfaces;
+  /** Tasks checked at the same time in a round. */
+  concurrency?: number;
+  /** Called before every provider call (benchmark counter). */
+  onProviderCall?: SyncEnv['onProviderCall'];
+  /** Clock for the force-sync interval and the timestamps (tests jump it forward). */
+  now?: () => number;
+}
+
+export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
+  private config!: DdnsConfig;
+  private readonly states = new Map<string, TaskState>();
+  private http!: HttpClients;
+  private timer?: NodeJS.Timeout;
+  private round?: Promise<void>;
+  private roundStarted?: number;
+  private nextRound?: number;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private readonly second: number;
+
+  constructor(
+    private readonly ctx: ModuleContext,
+    private readonly options: DdnsModuleOptions = {},
+  ) {
+    this.second = options.secondMs ?? 1000;
+    // Every request of a round listens for the stop: many listeners are expected here.
+    setMaxListeners(0, this.abort.signal);
+  }
+
+  async start(config: DdnsConfig): Promise<void> {
+    this.config = config;
+    this.http = new HttpClients({ ca: this.options.ca });
+    this.syncStates();
+    // Program start: wait the first-check delay (the network may still be coming up).
+    if (config.enabled) this.schedule(config.firstCheckDelay * this.second);
+  }
+
+  async reload(next: DdnsConfig, prev: DdnsConfig): Promise<void> {
+    this.config = next;
+    this.syncStates();
+    if (!next.enabled) {
+      this.clearTimer();
+      return;
+    }
+    if (!prev.enabled) {
+      // Switched on from the settings: check now, no start-up delay.
+      this.schedule(0);
+      return;
+    }
+    if (next.interval !== prev.interval && this.timer && this.roundStarted !== undefined) {
+      this.schedule(Math.max(0, this.roundStarted + next.interval * this.second - Date.now()));
+    }
+    const before = new Map(prev.tasks.map((t) => [t.key, JSON.stringify(t)]));
+    const suffixesChanged = JSON.stringify(next.multiLevelSuffixes) !== JSON.stringify(prev.multiLevelSuffixes);
+    for (const t of next.tasks) {
+      const changed = before.get(t.key) !== JSON.stringify(t);
+      if (!changed && !suffixesChanged) continue;
+      this.state(t.key).invalidate();
+      if (t.enabled && changed) void this.runTask(t.key, true);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimer();
+    this.abort.abort();
+    await Promise.allSettled([this.round, ...[...this.states.values()].map((s) => s.chain)]);
+    await this.http?.close();
+  }
+
+  status() {
+    const tasks = this.config?.tasks ?? [];
+    return {
+      details: {
+        enabled: this.config?.enabled ?? false,
+        tasks: tasks.length,
+        enabledTasks: tasks.filter((t) => t.enabled).length,
+        running: [...this.states.values()].filter((s) => s.running).length,
+        nextCheck: this.nextRound ? new Date(this.nextRound).toISOString() : undefined,
+      },
+    };
+  }
+
+  /** Live state of a task (domains in the task's order, statuses, histories). */
+  view(key: string): DdnsTaskState {
+    return this.state(key).view();
+  }
+
+  logs(key: string): DdnsLogEntry[] {
+    return this.states.get(key)?.logs() ?? [];
+  }
+
+  /**
+   * Checks one task now. `forced` asks the provider for every record even when the IP did not
+   * change. Runs of one task never overlap: this waits for a running one.
+   */
+  runTask(key: string, forced = false): Promise<void> {
+    const st = this.state(key);
+    const run = st.chain.then(async () => {
+      const task = this.config.tasks.find((t) => t.key === key);
+      if (!task?.enabled || !this.config.enabled || this.stopped) return;
+      await syncTask(task, st, this.env(), { forced });
+      this.settle(key);
+    });
+    st.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** The "test webhook" button: one call with demo data, no retries. */
+  testWebhook(w: DdnsWebhook, taskProxy?: DdnsTask['proxy']): Promise<WebhookOutcome> {
+    return callWebhook(
+      w,
+      demoVars(new Date()),
+      { http: this.http, taskProxy, signal: this.abort.signal, delay: async () => {} },
+      0,
+    );
+  }
+
+  /** A whole round (also what the benchmark drives); resolves when every task is done. */
+  async runRound(): Promise<void> {
+    const cache = new Map<string, Promise<IpResult>>();
+    const env = this.env(cache);
+    const queue = this.config.tasks.filter((t) => t.enabled);
+    const workers = Math.max(1, Math.min(this.options.concurrency ?? 16, queue.length));
+    const next = (): DdnsTask | undefined => queue.shift();
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        for (let t = next(); t && !this.stopped; t = next()) {
+          const st = this.state(t.key);
+          // A task still busy (slow provider, manual sync) is left out of this round.
+          if (st.running) continue;
+          const task = t;
+          const run = st.chain.then(async () => {
+            await syncTask(task, st, env);
+            this.settle(task.key);
+          });
+          st.chain = run.catch(() => {});
+          await run;
+        }
+      }),
+    );
+  }
+
+  private env(ipCache?: Map<string, Promise<IpResult>>): SyncEnv {
+    return {
+      http: this.http,
+      log: this.ctx.log,
+      suffixes: suffixSet(this.config.multiLevelSuffixes),
+      globalWebhook: this.config.webhook,
+      endpoints: this.options.endpoints,
+      signal: this.abort.signal,
+      ipCache,
+      interfaces: this.options.interfaces,
+      now: this.options.now ?? Date.now,
+      delay: (ms) =>
+        new Promise<void>((resolve) => {
+          const signal = this.abort.signal;
+          const done = () => {
+            clearTimeout(t);
+            signal.removeEventListener('abort', done);
+            resolve();
+          };
+          const t = setTimeout(done, (ms / 1000) * this.second);
+          signal.addEventListener('abort', done, { once: true });
+        }),
+      onProviderCall: this.options.onProviderCall,
+    };
+  }
+
+  private state(key: string): TaskState {
+    let s = this.states.get(key);
+    if (!s) {
+      s = new TaskState();
+      this.states.set(key, s);
+    }
+    return s;
+  }
+
+  /** States follow the task list: removed tasks go, switched-off tasks show "stopped". */
+  private syncStates(): void {
+    const keys = new Set(this.config.tasks.map((t) => t.key));
+    for (const k of this.states.keys()) if (!keys.has(k)) this.states.delete(k);
+    const suffixes = suffixSet(this.config.multiLevelSuffixes);
+    const now = (this.options.now ?? Date.now)();
+    for (const t of this.config.tasks) {
+      const st = this.state(t.key);
+      refreshDomains(t, st, suffixes);
+      st.markAll(this.config.enabled && t.enabled ? 'waiting' : 'stopped', now);
+    }
+  }
+
+  /** A task switched off (or the module) while its check ran shows "stopped", not the late result. */
+  private settle(key: string): void {
+    const task = this.config.tasks.find((t) => t.key === key);
+    if (!task?.enabled || !this.config.enabled)
+      this.states.get(key)?.markAll('stopped', (this.options.now ?? Date.now)());
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.nextRound = undefined;
+  }
+
+  private schedule(ms: number): void {
+    this.clearTimer();
+    if (this.stopped) return;
+    this.nextRound = Date.now() + ms;
+    this.timer = this.ctx.setTimeout(() => {
+      this.timer = undefined;
+      void this.tick();
+    }, ms);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped || !this.config.enabled) return;
+    if (this.round) return;
+    this.roundStarted = Date.now();
+    this.nextRound = undefined;
+    this.round = this.runRound().catch((err) => this.ctx.log.error(`check round failed: ${(err as Error).stack}`));
+    await this.round;
+    this.round = undefined;
+    if (this.stopped || !this.config.enabled || this.timer) return;
+    // The next round an interval after this one started (at least a second later).
+    const elapsed = Date.now() - this.roundStarted;
+    this.schedule(Math.max(this.second, this.config.interval * this.second - elapsed));
+  }
+}

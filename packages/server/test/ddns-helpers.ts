@@ -1,0 +1,145 @@
+// Helpers for the DDNS tests: a real server with the ddns module added to the list (it is
+// not in THE list until its screen lands), a fake public-IP echo, a request recorder for
+// webhooks, and a counting HTTP proxy in front of a provider API.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { createDdnsModule, type DdnsModuleOptions } from '../src/modules/ddns/index.js';
+import { modules } from '../src/modules/index.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field in the tests
+type Json = any;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Ddns {
+  s: TestServer;
+  token: string;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  settings(body: Record<string, unknown>): Promise<Json>;
+  addTask(task: Record<string, unknown>): Promise<{ key: string; task: Json }>;
+  task(key: string): Promise<Json>;
+  /** Polls the task until `ok` holds (or fails with the last state after `ms`). */
+  waitTask(key: string, ok: (task: Json) => boolean, ms?: number): Promise<Json>;
+  close(): Promise<void>;
+}
+
+export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> {
+  const s = await startTestServer({ modules: [...modules, createDdnsModule(options)] });
+  const token = await s.login();
+  const call: Ddns['call'] = (method, path, body) => s.call(method, path, { token, body });
+  const d: Ddns = {
+    s,
+    token,
+    call,
+    async settings(body) {
+      const r = await call('PUT', '/api/ddns/settings', body);
+      expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
+      return r.body.settings;
+    },
+    async addTask(task) {
+      const r = await call('POST', '/api/ddns/tasks', task);
+      expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
+      return { key: r.body.key, task: r.body.task };
+    },
+    async task(key) {
+      const r = await call('GET', `/api/ddns/tasks/${key}`);
+      expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
+      return r.body.task;
+    },
+    async waitTask(key, ok, ms = 10_000) {
+      const until = Date.now() + ms;
+      let last: Json;
+      for (;;) {
+        last = await d.task(key);
+        if (ok(last)) return last;
+        if (Date.now() > until) throw new Error(`task state not reached: ${JSON.stringify(last.state, null, 1)}`);
+        await sleep(50);
+      }
+    },
+    close: () => s.close(),
+  };
+  return d;
+}
+
+export const statuses = (task: Json): string[] => task.state.domains.map((x: Json) => x.status);
+
+async function listen(server: http.Server, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** A fake "what is my IP" page; `set` changes the answer, `hits` counts the calls. */
+export async function ipEcho(initial: string, host = '127.0.0.1') {
+  const state = { ip: initial, hits: 0, status: 200 };
+  const server = http.createServer((_req, res) => {
+    state.hits++;
+    res.writeHead(state.status, { 'content-type': 'text/plain' });
+    res.end(state.status === 200 ? `your address is ${state.ip}\n` : 'busy');
+  });
+  const port = await listen(server, host);
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+    state,
+    set: (ip: string) => {
+      state.ip = ip;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** Records every request; answers from `replies` in turn (the last one repeats). */
+export async function recorder(replies: { status: number; body: string }[] = [{ status: 200, body: 'ok' }]) {
+  const seen: Recorded[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const r = replies[Math.min(seen.length - 1, replies.length - 1)];
+      res.writeHead(r.status, { 'content-type': 'text/plain' });
+      res.end(r.body);
+    });
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Forwards to `target` and counts the requests (provider calls seen from outside the program). */
+export async function countingProxy(target: string) {
+  const t = new URL(target);
+  const counter = { count: 0, paths: [] as string[] };
+  const server = http.createServer((req, res) => {
+    counter.count++;
+    counter.paths.push(`${req.method} ${req.url}`);
+    const up = http.request(
+      { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counter,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

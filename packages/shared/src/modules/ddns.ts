@@ -1,0 +1,609 @@
+// The dynamic DNS module (`ddns`): config slice (global settings + tasks), request and
+// response shapes. Validation messages are stable codes (`DdnsErrorCode`) that the web
+// translates under `ddns.err.<code>`; the server answers `{ret, msg, field, code, params}`.
+import { z } from 'zod';
+import { isIp, isIpv4, isIpv6 } from '../net.js';
+import {
+  DDNS_HTTP_METHODS,
+  DDNS_PROVIDER_INFO,
+  DDNS_PROVIDERS,
+  type DdnsCredentialField,
+  type DdnsProvider,
+  type DdnsSyncStatus,
+  TSIG_ALGORITHMS,
+} from './ddnsConstants.js';
+
+export * from './ddnsConstants.js';
+
+export const DDNS_LIMITS = {
+  firstCheckDelay: { min: 0, max: 3600, default: 0 },
+  interval: { min: 30, max: 3600, default: 300 },
+  forceInterval: { min: 60, max: 3600, default: 3600 },
+  httpTimeout: { min: 3, max: 60, default: 20 },
+  /** 0 = the provider's default. */
+  ttl: { min: 0, max: 86400, default: 0 },
+  webhookRetries: { min: 0, max: 5, default: 2 },
+  tasks: { max: 1000 },
+  domains: { max: 100 },
+  urls: { max: 32 },
+  dnsServers: { max: 32 },
+  headers: { max: 32 },
+  successStrings: { max: 32 },
+  suffixes: { max: 500 },
+  selectors: { max: 64 },
+  name: { max: 64 },
+  /** Histories kept per task and per domain. */
+  history: { max: 10 },
+} as const;
+
+/** Sent back in place of a stored secret; sending it again keeps the stored value. */
+export const SECRET_MASK = '******';
+
+/** English text of each code; the web has its own translations under the same keys. */
+export const DDNS_MESSAGES = {
+  domainsRequired: 'the domain list must not be empty',
+  domainInvalid: 'not a domain name (forms: name.example.com, sub:example.com, name.example.com?param=value)',
+  urlsRequired: 'the interface URL list must not be empty',
+  urlInvalid: 'not an http(s) URL',
+  netInterfaceRequired: 'choose a network card',
+  ipRegInvalid: 'not a valid IP selection rule (number, -number, wildcard with * or regular expression)',
+  commandRequired: 'the command cannot be empty',
+  odhcpdFileRequired: 'the odhcpd lease file cannot be empty',
+  odhcpdSelectorRequired: 'give at least one MAC address or host name',
+  macInvalid: 'not a MAC address',
+  proxyAddressRequired: 'the proxy address must not be empty when a proxy is set',
+  proxyAddressInvalid: 'the proxy address is host:port',
+  idRequired: 'this provider needs its ID / key',
+  secretRequired: 'this provider needs its secret / token',
+  serverRequired: 'this provider needs the server address',
+  serverUrlInvalid: 'the PowerDNS API address is an http(s) URL',
+  serverAddressInvalid: 'the DNS server is host or host:port',
+  tsigSecretInvalid: 'the TSIG secret is base64',
+  zoneInvalid: 'not a zone name',
+  callbackMethodRequired: 'choose the callback method',
+  callbackUrlRequired: 'the callback URL cannot be empty',
+  webhookUrlRequired: 'the webhook address is required',
+  webhookMethodRequired: 'the webhook method is required',
+  webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
+  successStringsRequired: 'the success string must not be empty unless the success check is disabled',
+  headerInvalid: 'a header line is Name:Value',
+  dnsServerInvalid: 'a DNS server is an IP with an optional port (1.1.1.1, 1.1.1.1:53, [2606:4700::1111]:53)',
+  suffixInvalid: 'a suffix is a domain ending such as com.cn',
+  taskNotFound: 'no such task',
+  serviceOff: 'the DDNS service is switched off',
+  taskDisabled: 'the task is switched off',
+  tooSmall: 'value too small',
+  tooBig: 'value too large',
+  invalidType: 'wrong type',
+  invalidValue: 'not one of the allowed values',
+  invalid: 'invalid value',
+} as const;
+export type DdnsErrorCode = keyof typeof DDNS_MESSAGES;
+
+/**
+ * Why a domain was not synced (the spec's error topics), as `code` of a domain status or a
+ * webhook result; the web translates them under `ddns.status.<code>`.
+ */
+export const DDNS_RUNTIME_MESSAGES = {
+  allUrlsFailed: 'all public-IP query interfaces failed, check the interfaces or the network',
+  ipSelectNoMatch: 'IP selection does not match any IP',
+  interfaceError: 'error getting the IP from the network card or interface',
+  commandFailed: 'command execution error',
+  odhcpdNoLease: 'no lease of the chosen devices in the odhcpd file',
+  odhcpdReadError: 'cannot read the odhcpd lease file',
+  unsupportedIpMethod: 'unsupported IP method',
+  unknownProvider: 'unknown DNS provider',
+  unsupportedType: 'unsupported type',
+  domainInvalid: 'invalid domain line',
+  providerError: 'the DNS provider refused the change',
+  webhookCallError: 'webhook call error',
+} as const;
+export type DdnsRuntimeCode = keyof typeof DDNS_RUNTIME_MESSAGES;
+
+const L = DDNS_LIMITS;
+const int = (r: { min: number; max: number; default: number }) =>
+  z.number().int().min(r.min).max(r.max).default(r.default);
+const str = (max = 2048) => z.string().trim().max(max).default('');
+const lines = (max: number, each = 2048) => z.array(z.string().trim().max(each)).max(max).default([]);
+
+export const DDNS_PROXY_TYPES = ['none', 'http', 'https', 'socks5'] as const;
+/** `dns`: the webhook uses the task's provider proxy. */
+export const DDNS_WEBHOOK_PROXY_TYPES = ['none', 'dns', 'http', 'https', 'socks5'] as const;
+export const DDNS_IP_SOURCES = ['url', 'netInterface', 'command', 'odhcpd'] as const;
+export const DDNS_RECORD_TYPES = ['A', 'AAAA'] as const;
+export const DDNS_MODES = ['easy', 'customized'] as const;
+/** Network of provider API calls: `auto` lets the system choose. */
+export const DDNS_API_NETWORKS = ['auto', 'ipv4', 'ipv6'] as const;
+const METHOD_OR_NONE = ['', ...DDNS_HTTP_METHODS] as const;
+
+// ---- field checks (also used by the form) --------------------------------------------------
+
+const LABEL = /^(?!-)[a-z0-9_\u00a1-\uffff-]{1,63}(?<!-)$/i;
+/** A DNS name; `*` only as the whole first label. */
+export function isDnsName(name: string): boolean {
+  const n = name.endsWith('.') ? name.slice(0, -1) : name;
+  if (n.length === 0 || n.length > 253) return false;
+  const labels = n.split('.');
+  return labels.every((l, i) => (i === 0 && l === '*') || LABEL.test(l));
+}
+
+/**
+ * Syntax of one domain line: `name.example.com`, `sub:example.com` (explicit split; `@` or
+ * empty sub = the apex), each optionally followed by `?key=value&…` provider options.
+ */
+export function isDomainLine(line: string): boolean {
+  const q = line.indexOf('?');
+  const host = (q >= 0 ? line.slice(0, q) : line).trim();
+  if (host === '') return false;
+  const colon = host.indexOf(':');
+  if (colon < 0) return isDnsName(host) && host.includes('.');
+  const sub = host.slice(0, colon).trim();
+  const root = host.slice(colon + 1).trim();
+  if (!isDnsName(root) || root.includes('*')) return false;
+  return sub === '' || sub === '@' || isDnsName(sub);
+}
+
+export function isHttpUrl(s: string): boolean {
+  // No URL class here (the shared package has neither DOM nor node types): scheme, host, rest.
+  const m = /^https?:\/\/([^/?#\s@]+@)?(\[[0-9a-fA-F:.]+\]|[^/?#\s:@]+)(:\d{1,5})?([/?#]\S*)?$/i.exec(s);
+  if (!m) return false;
+  const host = m[2].startsWith('[') ? m[2].slice(1, -1) : m[2];
+  if (m[2].startsWith('[') ? !isIpv6(host) : !(isIpv4(host) || isDnsName(host))) return false;
+  return m[3] === undefined || (Number(m[3].slice(1)) >= 1 && Number(m[3].slice(1)) <= 65535);
+}
+
+/** `host:port` / `[v6]:port` with a port 1–65535 (proxy addresses). */
+export function isHostPort(s: string, portRequired = true): boolean {
+  const m = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(s);
+  if (!m) return portRequired ? false : isIpv6(s);
+  const host = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
+  if (m[1].startsWith('[') && !isIpv6(host)) return false;
+  if (!m[1].startsWith('[') && !isIpv4(host) && !isDnsName(host)) return false;
+  if (m[2] === undefined) return !portRequired;
+  const port = Number(m[2]);
+  return port >= 1 && port <= 65535;
+}
+
+/** DNS server for the resolver check: an IP literal with an optional port. */
+export function isDnsServer(s: string): boolean {
+  if (isIp(s)) return true;
+  const m = /^(\[[^\]]+\]|[\d.]+):(\d{1,5})$/.exec(s);
+  if (!m) return false;
+  const host = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
+  const port = Number(m[2]);
+  return (m[1].startsWith('[') ? isIpv6(host) : isIpv4(host)) && port >= 1 && port <= 65535;
+}
+
+export function isMac(s: string): boolean {
+  return /^[0-9a-f]{2}([:-]?)[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i.test(s);
+}
+
+/** The IP-selection rule of core/net/ipSelect: number, -number, wildcard, or a regular expression. */
+export function isIpRule(rule: string): boolean {
+  const r = rule.trim();
+  if (r === '' || /^[+-]?\d+$/.test(r) || r.includes('*')) return true;
+  try {
+    new RegExp(r);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const isBase64 = (s: string) => s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(s);
+
+// ---- shapes --------------------------------------------------------------------------------
+
+const proxySchema = z
+  .object({
+    type: z.enum(DDNS_PROXY_TYPES).default('none'),
+    /** host:port */
+    address: str(300),
+    user: str(256),
+    password: z.string().max(256).default(''),
+  })
+  .prefault({});
+
+const webhookProxySchema = z
+  .object({
+    type: z.enum(DDNS_WEBHOOK_PROXY_TYPES).default('none'),
+    address: str(300),
+    user: str(256),
+    password: z.string().max(256).default(''),
+  })
+  .prefault({});
+
+const webhookShape = {
+  enabled: z.boolean().default(false),
+  url: str(4096),
+  method: z.enum(METHOD_OR_NONE).default('GET'),
+  /** `Name:Value` lines; `BasicAuthUserName:` + `BasicAuthPassword:` become HTTP Basic auth. */
+  headers: lines(L.headers.max, 4096),
+  /** Sent for every method but GET; JSON when it is JSON, else a form body. */
+  body: z.string().max(65536).default(''),
+  /** The call succeeded when the answer contains one of these (after variables). */
+  successStrings: lines(L.successStrings.max, 1024),
+  /** Then any 2xx answer is a success. */
+  disableSuccessCheck: z.boolean().default(false),
+  proxy: webhookProxySchema,
+  skipCertCheck: z.boolean().default(false),
+  /** Seconds per attempt. */
+  timeout: int(L.httpTimeout),
+  /** Also call it when getting the IP failed (`#{ipAddr}` then says so). */
+  callOnIpFail: z.boolean().default(false),
+  /** Extra attempts after a failed call, 1 s, 2 s, 4 s … apart. */
+  retries: int(L.webhookRetries),
+};
+
+export const ddnsWebhookSchema = z.object(webhookShape).superRefine((w, ctx) => checkWebhook(w, ctx, []));
+
+const callbackSchema = z
+  .object({
+    /** The preset the dialog filled in (`DDNS_CALLBACK_PRESETS` id or `other`); informational. */
+    preset: str(32),
+    url: str(4096),
+    method: z.enum(METHOD_OR_NONE).default(''),
+    headers: lines(L.headers.max, 4096),
+    body: z.string().max(65536).default(''),
+    successStrings: lines(L.successStrings.max, 1024),
+    disableSuccessCheck: z.boolean().default(false),
+  })
+  .prefault({});
+
+const dnsSchema = z
+  .object({
+    provider: z.enum(DDNS_PROVIDERS).default('cloudflare'),
+    id: str(512),
+    secret: z.string().trim().max(4096).default(''),
+    /** PowerDNS API URL or RFC 2136 server `host[:port]`. */
+    server: str(512),
+    /** Zone override for PowerDNS and RFC 2136 (otherwise found from the domain). */
+    zone: str(253),
+    tsigAlgorithm: z.enum(TSIG_ALGORITHMS).default('hmac-sha256'),
+    callback: callbackSchema,
+  })
+  .prefault({});
+
+const ipSourceSchema = z
+  .object({
+    type: z.enum(DDNS_IP_SOURCES).default('url'),
+    /** Echo URLs tried in order until one answers an address of the task's family. */
+    urls: lines(L.urls.max),
+    netInterface: str(64),
+    /** Picks one of several addresses (interface and odhcpd sources). */
+    ipReg: str(512),
+    /** Shell command whose output holds the address (pipes allowed). */
+    command: z.string().max(4096).default(''),
+    odhcpdFile: str(1024),
+    odhcpdMacs: lines(L.selectors.max, 32),
+    odhcpdHostnames: lines(L.selectors.max, 253),
+  })
+  .prefault({});
+
+const taskShape = {
+  /** May be blank. */
+  name: str(L.name.max),
+  enabled: z.boolean().default(true),
+  /** Which fields the dialog shows; the server treats both alike. */
+  mode: z.enum(DDNS_MODES).default('easy'),
+  recordType: z.enum(DDNS_RECORD_TYPES).default('A'),
+  dns: dnsSchema,
+  /** One per line (see `isDomainLine`). */
+  domains: z.array(z.string().trim().max(600)).max(L.domains.max).default([]),
+  ipSource: ipSourceSchema,
+  ttl: int(L.ttl),
+  /** Seconds after which every record is checked with the provider again, changed IP or not. */
+  forceInterval: int(L.forceInterval),
+  /** Seconds per provider call, IP URL or command. */
+  httpTimeout: int(L.httpTimeout),
+  /** Ask DNS first and skip the provider when it already answers the IP. */
+  resolverCheck: z.boolean().default(false),
+  /** Empty = the built-in public resolvers of the task's family. */
+  dnsServers: lines(L.dnsServers.max, 64),
+  apiNetwork: z.enum(DDNS_API_NETWORKS).default('auto'),
+  /** Proxy for the provider's API (never for the IP URLs: they must see the real address). */
+  proxy: proxySchema,
+  webhook: z.object(webhookShape).prefault({}),
+};
+
+type WebhookFields = z.infer<z.ZodObject<typeof webhookShape>>;
+type TaskFields = z.infer<z.ZodObject<typeof taskShape>>;
+
+function add(
+  ctx: z.RefinementCtx,
+  path: (string | number)[],
+  message: DdnsErrorCode,
+  params?: Record<string, unknown>,
+): void {
+  ctx.addIssue({ code: 'custom', path, message, params });
+}
+
+function checkHeaders(list: string[], ctx: z.RefinementCtx, path: (string | number)[]): void {
+  list.forEach((h, i) => {
+    if (h !== '' && h.indexOf(':') < 1) add(ctx, [...path, i], 'headerInvalid');
+  });
+}
+
+function checkWebhook(w: WebhookFields, ctx: z.RefinementCtx, at: (string | number)[], force = false): void {
+  if (!w.enabled && !force) return;
+  if (w.url === '') add(ctx, [...at, 'url'], 'webhookUrlRequired');
+  else if (!isHttpUrl(w.url.replace(/#\{\w+\}/g, 'x'))) add(ctx, [...at, 'url'], 'urlInvalid');
+  if (w.method === '') add(ctx, [...at, 'method'], 'webhookMethodRequired');
+  if (!['none', 'dns'].includes(w.proxy.type)) {
+    if (w.proxy.address === '') add(ctx, [...at, 'proxy', 'address'], 'webhookProxyAddressRequired');
+    else if (!isHostPort(w.proxy.address)) add(ctx, [...at, 'proxy', 'address'], 'proxyAddressInvalid');
+  }
+  if (!w.disableSuccessCheck && w.successStrings.filter((s) => s !== '').length === 0)
+    add(ctx, [...at, 'successStrings'], 'successStringsRequired');
+  checkHeaders(w.headers, ctx, [...at, 'headers']);
+}
+
+/** The webhook of the "test webhook" call: checked as if it were switched on. */
+export const ddnsWebhookTestSchema = z.object(webhookShape).superRefine((w, ctx) => checkWebhook(w, ctx, [], true));
+
+const FIELD_CODE: Record<DdnsCredentialField, DdnsErrorCode> = {
+  id: 'idRequired',
+  secret: 'secretRequired',
+  server: 'serverRequired',
+  zone: 'zoneInvalid',
+};
+
+function checkDns(t: TaskFields, ctx: z.RefinementCtx): void {
+  const d = t.dns;
+  const info = DDNS_PROVIDER_INFO[d.provider];
+  for (const f of info.required) {
+    if (d[f] === '') add(ctx, ['dns', f], FIELD_CODE[f], { provider: d.provider });
+  }
+  if (d.zone !== '' && !isDnsName(d.zone)) add(ctx, ['dns', 'zone'], 'zoneInvalid');
+  if (d.provider === 'powerdns' && d.server !== '' && !isHttpUrl(d.server))
+    add(ctx, ['dns', 'server'], 'serverUrlInvalid');
+  if (d.provider === 'rfc2136') {
+    if (d.server !== '' && !isHostPort(d.server, false)) add(ctx, ['dns', 'server'], 'serverAddressInvalid');
+    if (d.secret !== '' && d.secret !== SECRET_MASK && !isBase64(d.secret))
+      add(ctx, ['dns', 'secret'], 'tsigSecretInvalid');
+  }
+  if (d.provider === 'callback') {
+    const c = d.callback;
+    if (c.method === '') add(ctx, ['dns', 'callback', 'method'], 'callbackMethodRequired');
+    if (c.url === '') add(ctx, ['dns', 'callback', 'url'], 'callbackUrlRequired');
+    else if (!isHttpUrl(c.url.replace(/#\{\w+\}/g, 'x'))) add(ctx, ['dns', 'callback', 'url'], 'urlInvalid');
+    if (!c.disableSuccessCheck && c.successStrings.filter((s) => s !== '').length === 0)
+      add(ctx, ['dns', 'callback', 'successStrings'], 'successStringsRequired');
+    checkHeaders(c.headers, ctx, ['dns', 'callback', 'headers']);
+  }
+}
+
+function checkIpSource(t: TaskFields, ctx: z.RefinementCtx): void {
+  const s = t.ipSource;
+  const at = ['ipSource'];
+  if (s.type === 'url') {
+    const urls = s.urls.filter((u) => u !== '');
+    if (urls.length === 0) add(ctx, [...at, 'urls'], 'urlsRequired');
+    s.urls.forEach((u, i) => {
+      if (u !== '' && !isHttpUrl(u)) add(ctx, [...at, 'urls', i], 'urlInvalid');
+    });
+  } else if (s.type === 'netInterface') {
+    if (s.netInterface === '') add(ctx, [...at, 'netInterface'], 'netInterfaceRequired');
+  } else if (s.type === 'command') {
+    if (s.command.trim() === '') add(ctx, [...at, 'command'], 'commandRequired');
+  } else if (s.type === 'odhcpd') {
+    if (s.odhcpdFile === '') add(ctx, [...at, 'odhcpdFile'], 'odhcpdFileRequired');
+    const macs = s.odhcpdMacs.filter((m) => m !== '');
+    const hosts = s.odhcpdHostnames.filter((h) => h !== '');
+    if (macs.length + hosts.length === 0) add(ctx, [...at, 'odhcpdMacs'], 'odhcpdSelectorRequired');
+    s.odhcpdMacs.forEach((m, i) => {
+      if (m !== '' && !isMac(m)) add(ctx, [...at, 'odhcpdMacs', i], 'macInvalid');
+    });
+  }
+  if ((s.type === 'netInterface' || s.type === 'odhcpd') && !isIpRule(s.ipReg))
+    add(ctx, [...at, 'ipReg'], 'ipRegInvalid');
+}
+
+/** Checks between fields of one task; messages are codes. */
+function checkTask(t: TaskFields, ctx: z.RefinementCtx): void {
+  const domains = t.domains.filter((d) => d !== '');
+  if (domains.length === 0) add(ctx, ['domains'], 'domainsRequired');
+  t.domains.forEach((d, i) => {
+    if (d !== '' && !isDomainLine(d)) add(ctx, ['domains', i], 'domainInvalid');
+  });
+  checkIpSource(t, ctx);
+  checkDns(t, ctx);
+  if (t.proxy.type !== 'none') {
+    if (t.proxy.address === '') add(ctx, ['proxy', 'address'], 'proxyAddressRequired');
+    else if (!isHostPort(t.proxy.address)) add(ctx, ['proxy', 'address'], 'proxyAddressInvalid');
+  }
+  t.dnsServers.forEach((s, i) => {
+    if (s !== '' && !isDnsServer(s)) add(ctx, ['dnsServers', i], 'dnsServerInvalid');
+  });
+  checkWebhook(t.webhook, ctx, ['webhook']);
+}
+
+const TASK_KEY = /^[A-Za-z0-9]{1,32}$/;
+/** A task as the browser sends it (no key: the server assigns it). */
+export const ddnsTaskInputSchema = z.object(taskShape).superRefine(checkTask);
+/** A stored task. */
+export const ddnsTaskSchema = z.object({ key: z.string().regex(TASK_KEY), ...taskShape }).superRefine(checkTask);
+
+const settingsShape = {
+  /** Service switch: off stops every task. */
+  enabled: z.boolean().default(false),
+  /** Seconds after program start before the first check. */
+  firstCheckDelay: int(L.firstCheckDelay),
+  /** Seconds between checks of every task. */
+  interval: int(L.interval),
+  /** Extra two-or-more-label suffixes such as `dynv6.net` (added to the built-in list). */
+  multiLevelSuffixes: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .transform((s) => s.replace(/^\.+|\.+$/g, ''))
+        .refine((s) => s === '' || (isDnsName(s) && s.includes('.') && !s.includes('*')), 'suffixInvalid'),
+    )
+    .max(L.suffixes.max)
+    .default([]),
+  /** Used by every task whose own webhook is off. */
+  webhook: ddnsWebhookSchema.prefault({}),
+};
+
+/** Global settings (PUT /api/ddns/settings), without the tasks. */
+export const ddnsSettingsSchema = z.object(settingsShape);
+/** The module's config slice; `{}` parses to the service switched off with no tasks. */
+export const ddnsConfigSchema = z.object({
+  ...settingsShape,
+  tasks: z.array(ddnsTaskSchema).max(L.tasks.max).default([]),
+});
+
+export type DdnsWebhook = z.infer<typeof ddnsWebhookSchema>;
+export type DdnsTaskInput = z.input<typeof ddnsTaskInputSchema>;
+export type DdnsTask = z.infer<typeof ddnsTaskSchema>;
+export type DdnsSettings = z.infer<typeof ddnsSettingsSchema>;
+export type DdnsConfig = z.infer<typeof ddnsConfigSchema>;
+export type DdnsRecordType = (typeof DDNS_RECORD_TYPES)[number];
+
+/** PUT /api/ddns/tasks/:key/enable */
+export const ddnsEnableSchema = z.object({ enabled: z.boolean() });
+/** POST /api/ddns/webhook/test: the webhook as the dialog holds it (checked as if switched on), and its task. */
+export const ddnsWebhookTestBodySchema = z.object({
+  webhook: ddnsWebhookTestSchema,
+  /** Task key (its stored secrets fill masked fields); `''` = the global webhook. */
+  key: z.string().max(32).default(''),
+});
+
+/** A validation problem as the API answers it and the form shows it. */
+export interface DdnsIssue {
+  field: string;
+  code: DdnsErrorCode;
+  params: Record<string, unknown>;
+  msg: string;
+}
+
+/** Turns a zod issue of these schemas into field + stable code + English text. */
+export function ddnsIssue(issue: z.core.$ZodIssue): DdnsIssue {
+  const field = issue.path.map(String).join('.');
+  const params: Record<string, unknown> = { ...((issue as { params?: Record<string, unknown> }).params ?? {}) };
+  let code: DdnsErrorCode;
+  if (issue.message in DDNS_MESSAGES) code = issue.message as DdnsErrorCode;
+  else if (issue.code === 'too_small') {
+    code = 'tooSmall';
+    params.min = Number(issue.minimum);
+  } else if (issue.code === 'too_big') {
+    code = 'tooBig';
+    params.max = Number(issue.maximum);
+  } else if (issue.code === 'invalid_type') code = 'invalidType';
+  else if (issue.code === 'invalid_value') {
+    code = 'invalidValue';
+    params.values = issue.values;
+  } else code = 'invalid';
+  return { field, code, params, msg: describeDdnsCode(code, params) };
+}
+
+/** English message for a code, with its numbers filled in. */
+export function describeDdnsCode(code: DdnsErrorCode, params: Record<string, unknown> = {}): string {
+  const base: string = DDNS_MESSAGES[code];
+  if (code === 'tooSmall') return `must be at least ${params.min}`;
+  if (code === 'tooBig') return `must be at most ${params.max}`;
+  if (code === 'invalidValue' && Array.isArray(params.values)) return `${base}: ${params.values.join(', ')}`;
+  return base;
+}
+
+// ---- responses -------------------------------------------------------------------------------
+
+export interface DdnsDomainHistory {
+  status: DdnsSyncStatus;
+  /** ISO 8601, UTC. */
+  time: string;
+  msg?: string;
+}
+
+export interface DdnsDomainState {
+  /** The line as written in the task. */
+  line: string;
+  /** Full name (ASCII), sub part ('' = apex), root/zone part, `?param=` options. */
+  fqdn: string;
+  sub: string;
+  root: string;
+  params: Record<string, string>;
+  status: DdnsSyncStatus;
+  /** When the status was set (absent while waiting). */
+  time?: string;
+  /** `DdnsRuntimeCode` when the status has a reason the web can translate. */
+  code?: DdnsRuntimeCode;
+  msg: string;
+  /** Newest first, at most 10 changes. */
+  history: DdnsDomainHistory[];
+}
+
+export interface DdnsWebhookResult {
+  time: string;
+  ok: boolean;
+  /** `task`: the task's own webhook; `global`: the global one. */
+  target: 'task' | 'global';
+  attempts: number;
+  status?: number;
+  msg: string;
+}
+
+export interface DdnsTaskState {
+  /** A check is running now. */
+  running: boolean;
+  /** The last address got ('' = none yet, or getting it failed). */
+  ip: string;
+  ipTime?: string;
+  ipError?: { code: DdnsRuntimeCode; msg: string };
+  lastCheck?: string;
+  /** Last time every record was checked with the provider. */
+  lastForcedSync?: string;
+  domains: DdnsDomainState[];
+  /** Newest first, at most 10. */
+  ipHistory: { ip: string; time: string }[];
+  webhookHistory: DdnsWebhookResult[];
+}
+
+/** A task as the API shows it: secrets masked with `SECRET_MASK`, live state beside it. */
+export interface DdnsTaskView extends DdnsTask {
+  state: DdnsTaskState;
+}
+
+export interface DdnsLogEntry {
+  time: string;
+  level: 'error' | 'warn' | 'info';
+  text: string;
+}
+
+export interface DdnsTaskListResponse {
+  ret: 0;
+  enabled: boolean;
+  list: DdnsTaskView[];
+}
+export interface DdnsTaskResponse {
+  ret: 0;
+  task: DdnsTaskView;
+}
+export interface DdnsSettingsResponse {
+  ret: 0;
+  settings: DdnsSettings;
+}
+export interface DdnsWebhookTestResponse {
+  ret: 0;
+  ok: boolean;
+  status?: number;
+  msg: string;
+  /** The answer's body (first 4 KB). */
+  response: string;
+}
+export interface DdnsErrorResponse {
+  ret: number;
+  msg: string;
+  field?: string;
+  code?: DdnsErrorCode;
+  params?: Record<string, unknown>;
+}
+
+/** A new task as the add dialog starts it. */
+export function defaultDdnsTask(recordType: DdnsRecordType = 'A'): DdnsTaskInput {
+  return { recordType, domains: [], ipSource: { type: 'url', urls: [] }, dns: { provider: 'cloudflare' } };
+}
+
+export type { DdnsProvider };
