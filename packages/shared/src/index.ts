@@ -4,5 +4,6 @@ export * from './format.js';
 export * from './limits.js';
 export * from './modules/ddns.js';
 export * from './modules/portforward.js';
+export * from './modules/reverseproxy.js';
 export * from './modules.js';
 export * from './net.js';

@@ -1,0 +1,101 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ReverseproxyService } from '@lucky/shared';
+import { normalizeIp, resolveClientIp } from '../../core/http/clientIp.js';
+import { createIpMatcher } from '../../core/net/lan.js';
+import { underPrefix } from './router.js';
+
+interface Compiled {
+  trusted: (ip: string) => boolean;
+  ipList: (ip: string) => boolean;
+  ua: string[];
+}
+
+const compiled = new WeakMap<ReverseproxyService, Compiled>();
+
+/** Matchers of one service, built once per config (the service object is replaced on change). */
+function compile(s: ReverseproxyService): Compiled {
+  let c = compiled.get(s);
+  if (!c) {
+    c = {
+      trusted: createIpMatcher(s.clientIp.trustedProxies),
+      ipList: createIpMatcher(s.ipFilter.list),
+      ua: s.uaFilter.list.map((x) => x.toLowerCase()).filter(Boolean),
+    };
+    compiled.set(s, c);
+  }
+  return c;
+}
+
+/** Is the socket peer a trusted proxy of this service (forwarded headers from it are believed)? */
+export function peerIsTrusted(s: ReverseproxyService, peer: string): boolean {
+  return s.clientIp.fromHeaders && s.clientIp.trustedProxies.length > 0 && compile(s).trusted(normalizeIp(peer));
+}
+
+/** The client address: the peer, or the forwarded one when the peer is a trusted proxy. */
+export function clientIpOf(
+  s: ReverseproxyService,
+  peer: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+): string {
+  if (!s.clientIp.fromHeaders) return normalizeIp(peer);
+  return resolveClientIp(peer, headers, s.clientIp.trustedProxies);
+}
+
+/** IP filter: `whitelist` lets only listed addresses in, `blacklist` keeps listed ones out, `off` lets all in. */
+export function ipAllowed(s: ReverseproxyService, ip: string): boolean {
+  if (s.ipFilter.mode === 'off') return true;
+  const listed = compile(s).ipList(ip);
+  return s.ipFilter.mode === 'whitelist' ? listed : !listed;
+}
+
+/** UA filter: case-insensitive substrings; an empty list filters nothing (unlike the ancestor, §6.6). */
+export function uaAllowed(s: ReverseproxyService, ua: string | undefined): boolean {
+  const list = compile(s).ua;
+  if (s.uaFilter.mode === 'off' || list.length === 0) return true;
+  const u = (ua ?? '').toLowerCase();
+  const hit = list.some((x) => u.includes(x));
+  return s.uaFilter.mode === 'whitelist' ? hit : !hit;
+}
+
+const eq = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Basic auth: undefined = passes, else the reason it failed (the caller answers 401). */
+export function basicAuthFails(s: ReverseproxyService, path: string, authorization: string | undefined): boolean {
+  const a = s.basicAuth;
+  if (!a.enable || !a.user) return false;
+  if (a.paths.length > 0 && !a.paths.some((p) => underPrefix(path, p))) return false;
+  const m = /^Basic\s+(\S+)$/i.exec(authorization ?? '');
+  if (!m) return true;
+  const text = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return true;
+  // Both compared, always: no early exit that tells which one was wrong.
+  const userOk = eq(text.slice(0, colon), a.user);
+  const passOk = eq(text.slice(colon + 1), a.password);
+  return !(userOk && passOk);
+}
+
+/** CORS: the headers to add for `origin` (undefined when CORS is off or the origin is not allowed). */
+export function corsHeaders(s: ReverseproxyService, origin: string | undefined): Record<string, string> | undefined {
+  if (!s.cors.enable || !origin) return undefined;
+  const any = s.cors.origins.includes('*');
+  if (!any && !s.cors.origins.includes(origin)) return undefined;
+  return {
+    'access-control-allow-origin': any ? '*' : origin,
+    'access-control-allow-methods': s.cors.methods.join(', '),
+    'access-control-allow-headers': '*',
+    'access-control-max-age': '600',
+    ...(any ? {} : { vary: 'Origin', 'access-control-allow-credentials': 'true' }),
+  };
+}
+
+/** Cache-Control of the service's answers (undefined: leave the back end's). */
+export function cacheControl(s: ReverseproxyService): string | undefined {
+  if (s.cache.mode === 'noStore') return 'no-store';
+  if (s.cache.mode === 'maxAge') return `public, max-age=${s.cache.maxAge}`;
+  return undefined;
+}

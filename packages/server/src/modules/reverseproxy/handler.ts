@@ -1,0 +1,210 @@
+import type http from 'node:http';
+import type net from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { ReverseproxyService } from '@lucky/shared';
+import { normalizeIp } from '../../core/http/clientIp.js';
+import type { RuleLog } from '../../core/logs/ruleLog.js';
+import type { AccessLogs } from './accessLog.js';
+import { serveFiles } from './fileServer.js';
+import { basicAuthFails, cacheControl, clientIpOf, corsHeaders, ipAllowed, uaAllowed } from './filters.js';
+import type { AnyRequest, AnyResponse } from './listener.js';
+import { expandVars, type RequestVars, sendPage } from './pages.js';
+import { type Backends, type ProxyContext, proxyRequest, proxyUpgrade } from './proxy.js';
+import { hostOf, type RouteTable, type Site } from './router.js';
+
+/** What a rule's handlers read per request; replaced whole on reload. */
+export interface RuleState {
+  table: RouteTable;
+  logs: AccessLogs;
+  backends: Backends;
+}
+
+interface Prepared {
+  site: Site;
+  s: ReverseproxyService;
+  log: RuleLog | undefined;
+  vars: RequestVars;
+  peer: string;
+  host: string;
+  scheme: 'http' | 'https';
+}
+
+function prepare(state: RuleState, req: AnyRequest): Prepared {
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const host = String(req.headers.host ?? req.headers[':authority'] ?? '');
+  const hostname = hostOf(host);
+  const url = req.url ?? '/';
+  const path = url.split('?')[0];
+  const site = state.table.match(hostname, path);
+  const s = site.service;
+  const peer = normalizeIp(req.socket.remoteAddress);
+  const clientIP = clientIpOf(s, peer, req.headers);
+  const port = String((req.socket as net.Socket).localPort ?? '');
+  return {
+    site,
+    s,
+    log: state.logs.get(site.key),
+    peer,
+    host,
+    scheme,
+    vars: {
+      clientIP,
+      remoteIP: peer,
+      host: hostname,
+      port,
+      hostAndPort: host || `${hostname}:${port}`,
+      method: req.method ?? 'GET',
+      path,
+      url,
+      scheme,
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      time: new Date().toISOString(),
+    },
+  };
+}
+
+/** The first filter that refuses the request: [status, detail, headers], or undefined. */
+function refusal(p: Prepared, req: AnyRequest): [number, string, Record<string, string>] | undefined {
+  if (!p.s.enable) return [404, '', {}];
+  if (!ipAllowed(p.s, p.vars.clientIP)) return [403, 'Your address may not use this site.', {}];
+  if (!uaAllowed(p.s, p.vars.userAgent)) return [403, 'Your client may not use this site.', {}];
+  if (basicAuthFails(p.s, p.vars.path, req.headers.authorization))
+    return [401, '', { 'www-authenticate': 'Basic realm="Authorization Required", charset="UTF-8"' }];
+  return undefined;
+}
+
+function answerHeaders(s: ReverseproxyService, origin: string | undefined): Record<string, string> {
+  const h: Record<string, string> = {};
+  for (const { name, value } of s.responseHeaders) h[name.toLowerCase()] = value;
+  Object.assign(h, corsHeaders(s, origin));
+  const cache = cacheControl(s);
+  if (cache) h['cache-control'] = cache;
+  return h;
+}
+
+export function createHandlers(getState: () => RuleState) {
+  const onRequest = (req: AnyRequest, res: AnyResponse): void => {
+    const p = prepare(getState(), req);
+    const started = Date.now();
+    res.on('close', () => {
+      if (!p.log?.wants(4)) return;
+      const status = res.headersSent ? res.statusCode : 0;
+      p.log.info(
+        `[${p.vars.clientIP}][${p.peer}] ${p.vars.method} ${p.vars.scheme}://${p.host}${p.vars.url} ${status || 'aborted'} ${Date.now() - started}ms "${p.vars.userAgent}"`,
+      );
+    });
+    handle(p, req, res).catch((err: Error) => {
+      p.log?.error(`handler error: ${err.message}`);
+      if (!res.headersSent) sendPage(res, 500, '');
+      else res.destroy();
+    });
+  };
+
+  const handle = async (p: Prepared, req: AnyRequest, res: AnyResponse): Promise<void> => {
+    const head = req.method === 'HEAD';
+    const extra = answerHeaders(p.s, req.headers.origin as string | undefined);
+    const refused = refusal(p, req);
+    if (refused) {
+      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${p.vars.url}`);
+      return sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
+    }
+    if (req.method === 'OPTIONS' && p.s.cors.enable && req.headers['access-control-request-method']) {
+      const cors = corsHeaders(p.s, req.headers.origin as string | undefined);
+      if (!cors) return sendPage(res, 403, 'Origin not allowed.');
+      (res as http.ServerResponse).writeHead(204, { ...extra, 'content-length': '0' });
+      res.end();
+      return;
+    }
+    if (p.s.robots.enable && p.vars.path === '/robots.txt') {
+      if (req.method === 'OPTIONS') {
+        (res as http.ServerResponse).writeHead(200, { allow: 'GET, HEAD, OPTIONS', 'content-length': '0' });
+        res.end();
+        return;
+      }
+      if (req.method !== 'GET' && !head) return sendPage(res, 405, '', { allow: 'GET, HEAD, OPTIONS' });
+      return sendText(res, p.s.robots.text, 'text/plain; charset=utf-8', extra, head);
+    }
+    const s = p.s;
+    switch (s.serviceType) {
+      case 'proxy': {
+        if (s.targets.length === 0) return sendPage(res, 404, 'No site is configured for this address.', extra, head);
+        return proxyRequest(req, res, proxyContext(getState(), p, extra));
+      }
+      case 'redirect': {
+        (res as http.ServerResponse).writeHead(s.redirectCode, {
+          ...extra,
+          location: redirectTarget(s, p),
+          'content-length': '0',
+        });
+        res.end();
+        return;
+      }
+      case 'jump': {
+        const to = redirectTarget(s, p);
+        const html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escAttr(to)}"><title>Redirecting</title></head><body><script>location.replace(${JSON.stringify(to).replace(/</g, '\\u003c')})</script><a href="${escAttr(to)}">${escAttr(to)}</a></body></html>\n`;
+        return sendText(res, html, 'text/html; charset=utf-8', extra, head);
+      }
+      case 'files':
+        return serveFiles(req, res, s, extra);
+      case 'text':
+        return sendText(res, expandVars(s.text, p.vars), s.textContentType, extra, head);
+      case 'close':
+        p.log?.debug(`closed the connection of ${p.vars.clientIP}`);
+        if ('stream' in res && res.stream) res.stream.close();
+        else req.socket.destroy();
+        return;
+    }
+  };
+
+  const onUpgrade = (req: http.IncomingMessage, socket: net.Socket, head: Buffer): void => {
+    const state = getState();
+    const p = prepare(state, req);
+    socket.on('error', () => socket.destroy());
+    const refused = refusal(p, req);
+    const status =
+      refused?.[0] ?? (p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0 ? 404 : 0);
+    if (status) {
+      p.log?.warn(`refused upgrade ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
+      const extraHeader = status === 401 ? 'WWW-Authenticate: Basic realm="Authorization Required"\r\n' : '';
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\n${extraHeader}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
+      return;
+    }
+    p.log?.info(`[${p.vars.clientIP}][${p.peer}] UPGRADE ${p.vars.scheme}://${p.host}${p.vars.url}`);
+    proxyUpgrade(req, socket, head, proxyContext(state, p, {})).catch(() => socket.destroy());
+  };
+
+  return { onRequest, onUpgrade };
+}
+
+function proxyContext(state: RuleState, p: Prepared, extra: Record<string, string>): ProxyContext {
+  return {
+    service: p.s,
+    backends: state.backends,
+    peer: p.peer,
+    clientIp: p.vars.clientIP,
+    scheme: p.scheme,
+    host: p.host,
+    responseHeaders: extra,
+    onError: (text) => p.log?.error(text),
+  };
+}
+
+function redirectTarget(s: ReverseproxyService, p: Prepared): string {
+  const base = expandVars(s.redirectTarget, p.vars);
+  if (!s.keepPath) return base;
+  return base.replace(/\/$/, '') + p.vars.url;
+}
+
+const escAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function sendText(res: AnyResponse, text: string, type: string, extra: Record<string, string>, head: boolean): void {
+  (res as http.ServerResponse).writeHead(200, {
+    'content-type': type,
+    'content-length': String(Buffer.byteLength(text)),
+    ...extra,
+  });
+  if (head) res.end();
+  else res.end(text);
+}

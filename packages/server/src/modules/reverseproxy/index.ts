@@ -1,0 +1,12 @@
+import { type ReverseproxyConfig, reverseproxyConfigSchema } from '@lucky/shared';
+import type { ModuleDefinition } from '../../core/modules/types.js';
+import { registerReverseproxyRoutes } from './routes.js';
+import { ReverseproxyRuntime } from './runtime.js';
+
+/** Web service: reverse proxy, redirect, URL jump, file server, text output per domain and path. */
+export const reverseproxyModule: ModuleDefinition<ReverseproxyConfig> = {
+  key: 'reverseproxy',
+  configSchema: reverseproxyConfigSchema,
+  createRuntime: (ctx) => new ReverseproxyRuntime(ctx),
+  routes: registerReverseproxyRoutes,
+};

@@ -1,0 +1,105 @@
+import http from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
+import net from 'node:net';
+import type { ReverseproxyRule } from '@lucky/shared';
+import type { CertResolver } from '../../core/certs/resolver.js';
+import { splitByFirstByte } from '../../core/http/firstByte.js';
+
+export type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
+export type AnyResponse = http.ServerResponse | http2.Http2ServerResponse;
+export type RequestHandler = (req: AnyRequest, res: AnyResponse) => void;
+export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void;
+
+export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVersion' | 'http2'>;
+
+const FIRST_BYTE_TIMEOUT_MS = 15_000;
+
+/**
+ * One rule's socket: HTTP, HTTPS or both on one port (first-byte split, see
+ * core/http/firstByte.ts). HTTPS asks the core's certificate store per
+ * handshake (SNI), and offers h2 by ALPN when HTTP/2 is on. `configure`
+ * swaps the protocol servers without closing the socket; connections that are
+ * open keep the servers they started with.
+ */
+export class RuleListener {
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  private plain!: http.Server;
+  private secure!: https.Server | http2.Http2SecureServer;
+  private opts!: ListenerOptions;
+
+  constructor(
+    private readonly onRequest: RequestHandler,
+    private readonly onUpgrade: UpgradeHandler,
+    private readonly certs: CertResolver | undefined,
+    opts: ListenerOptions,
+  ) {
+    this.configure(opts);
+    this.server = net.createServer((socket) => this.dispatch(socket));
+    this.server.on('error', () => undefined);
+  }
+
+  configure(opts: ListenerOptions): void {
+    if (this.opts && sameOptions(this.opts, opts)) return;
+    this.opts = { ...opts };
+    const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
+    this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+    this.plain.on('upgrade', this.onUpgrade);
+    this.plain.on('clientError', (_err, socket) => socket.destroy());
+    const tlsOptions = {
+      minVersion: opts.minTlsVersion,
+      SNICallback: (name: string, cb: (err: Error | null, ctx?: import('node:tls').SecureContext) => void) => {
+        if (!this.certs) return cb(new Error('no certificate store'));
+        this.certs.sniCallback({ minVersion: opts.minTlsVersion })(name, cb);
+      },
+    };
+    this.secure = opts.http2
+      ? http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, handler)
+      : https.createServer({ ...tlsOptions, ALPNProtocols: ['http/1.1'] }, handler);
+    this.secure.on('upgrade', this.onUpgrade);
+    this.secure.on('tlsClientError', (_err: Error, socket: net.Socket) => socket.destroy());
+  }
+
+  private dispatch(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    const { plain, secure, opts } = this;
+    splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls) => {
+      if (isTls && opts.listenTypes !== 'http') secure.emit('connection', s);
+      else if (!isTls && opts.listenTypes !== 'https') plain.emit('connection', s);
+      else s.destroy();
+    });
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => {
+        this.server.off('listening', onListening);
+        reject(err);
+      };
+      const onListening = () => {
+        this.server.off('error', onError);
+        resolve((this.server.address() as net.AddressInfo).port);
+      };
+      this.server.once('error', onError);
+      this.server.once('listening', onListening);
+      this.server.listen({ port, host: host || '::', ipv6Only: false });
+    });
+  }
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+}
+
+function sameOptions(a: ListenerOptions, b: ListenerOptions): boolean {
+  return a.listenTypes === b.listenTypes && a.minTlsVersion === b.minTlsVersion && a.http2 === b.http2;
+}

@@ -1,0 +1,247 @@
+import type http from 'node:http';
+import type net from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import type { ReverseproxyService } from '@lucky/shared';
+import { Pool } from 'undici';
+import type { IncomingHttpHeaders } from 'undici/types/header.js';
+import { peerIsTrusted } from './filters.js';
+import type { AnyRequest, AnyResponse } from './listener.js';
+import { sendPage } from './pages.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+  'host',
+]);
+const CONNECT_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** Copy without hop-by-hop headers, HTTP/2 pseudo-headers and what `Connection` lists. */
+export function stripHopByHop(headers: Headers | IncomingHttpHeaders): Record<string, string | string[]> {
+  const listed = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    const name = k.toLowerCase();
+    if (v === undefined || name.startsWith(':') || HOP_BY_HOP.has(name) || listed.has(name)) continue;
+    out[name] = v;
+  }
+  return out;
+}
+
+interface Target {
+  origin: string;
+  basePath: string;
+  hostPort: string;
+}
+
+const targets = new WeakMap<ReverseproxyService, { list: Target[]; next: number }>();
+
+function targetsOf(s: ReverseproxyService): { list: Target[]; next: number } {
+  let t = targets.get(s);
+  if (!t) {
+    t = {
+      list: s.targets.map((raw) => {
+        const u = new URL(raw);
+        return { origin: u.origin, basePath: u.pathname.replace(/\/$/, ''), hostPort: u.host };
+      }),
+      next: 0,
+    };
+    targets.set(s, t);
+  }
+  return t;
+}
+
+/** Round robin: each request starts at the next back end and fails over along the list. */
+function order(s: ReverseproxyService): Target[] {
+  const t = targetsOf(s);
+  const start = t.next % Math.max(1, t.list.length);
+  t.next = (t.next + 1) % 1_000_000;
+  return [...t.list.slice(start), ...t.list.slice(0, start)];
+}
+
+/** One undici Pool per back end (origin + TLS verification), kept across requests and reloads. */
+export class Backends {
+  private pools = new Map<string, Pool>();
+
+  pool(origin: string, skipVerify: boolean): Pool {
+    const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
+    let p = this.pools.get(id);
+    if (!p) {
+      p = new Pool(origin, {
+        connections: 256,
+        headersTimeout: 60_000,
+        bodyTimeout: 0,
+        connect: { rejectUnauthorized: !skipVerify, timeout: 5_000 },
+      });
+      this.pools.set(id, p);
+    }
+    return p;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(all.map((p) => p.destroy().catch(() => undefined)));
+  }
+}
+
+export interface ProxyContext {
+  service: ReverseproxyService;
+  backends: Backends;
+  peer: string;
+  clientIp: string;
+  scheme: 'http' | 'https';
+  /** Host header as the client sent it (with port). */
+  host: string;
+  /** Added to the answer (CORS, cache, custom headers). */
+  responseHeaders: Record<string, string>;
+  onError(text: string): void;
+}
+
+/** Headers towards the back end: forwarded ones per the client-IP settings, custom ones last. */
+export function upstreamHeaders(
+  req: { headers: Headers },
+  ctx: ProxyContext,
+  target: Target,
+): Record<string, string | string[]> {
+  const s = ctx.service;
+  const h = stripHopByHop(req.headers);
+  const trusted = peerIsTrusted(s, ctx.peer);
+  const incoming = {
+    xff: h['x-forwarded-for'],
+    proto: h['x-forwarded-proto'],
+    host: h['x-forwarded-host'],
+  };
+  if (!trusted) {
+    // Only a trusted proxy may tell us who the client is.
+    delete h['x-forwarded-for'];
+    delete h['x-forwarded-proto'];
+    delete h['x-forwarded-host'];
+    delete h['x-real-ip'];
+    delete h.forwarded;
+  }
+  if (s.clientIp.addForwardedHeaders) {
+    h['x-forwarded-for'] = trusted && incoming.xff ? `${String(incoming.xff)}, ${ctx.peer}` : ctx.peer;
+    h['x-forwarded-proto'] = trusted && incoming.proto ? String(incoming.proto) : ctx.scheme;
+    h['x-forwarded-host'] = trusted && incoming.host ? String(incoming.host) : ctx.host;
+    h['x-real-ip'] = ctx.clientIp;
+  }
+  h.host = s.keepHost && ctx.host ? ctx.host : target.hostPort;
+  for (const { name, value } of s.requestHeaders) h[name.toLowerCase()] = value;
+  return h;
+}
+
+const pathOf = (req: AnyRequest) => (req.url?.startsWith('/') ? req.url : '/');
+
+/** Stream the request to a back end and the answer back; fail over on connect errors; 502 page at the end. */
+export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: ProxyContext): Promise<void> {
+  const s = ctx.service;
+  const hasBody =
+    req.method !== 'GET' &&
+    req.method !== 'HEAD' &&
+    (req.headers['content-length'] !== '0' || !!req.headers['transfer-encoding']);
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  let lastError = 'no back end';
+  for (const target of order(s)) {
+    if (abort.signal.aborted) return;
+    try {
+      const answer = await ctx.backends.pool(target.origin, s.backendSkipVerify).request({
+        path: target.basePath + pathOf(req),
+        method: (req.method ?? 'GET') as 'GET',
+        headers: upstreamHeaders(req, ctx, target),
+        body: hasBody ? (req as NodeJS.ReadableStream as import('node:stream').Readable) : null,
+        signal: abort.signal,
+      });
+      const headers = { ...stripHopByHop(answer.headers), ...ctx.responseHeaders };
+      if (res.headersSent) return;
+      res.writeHead(answer.statusCode, headers);
+      await pipeline(answer.body, res as NodeJS.WritableStream);
+      return;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      if (abort.signal.aborted) return; // the client went away: nothing to answer
+      lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
+      ctx.onError(`proxy error ${lastError}`);
+      // Fail over only while nothing of the request body has been read.
+      const bodyUntouched = !hasBody || !(req as { readableDidRead?: boolean }).readableDidRead;
+      if (res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(e.code))) break;
+    }
+  }
+  if (res.headersSent) res.destroy();
+  else sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders, req.method === 'HEAD');
+}
+
+/** WebSocket (or other Upgrade) through to the back end: 101 back to the client, then raw bytes both ways. */
+export async function proxyUpgrade(
+  req: http.IncomingMessage,
+  socket: net.Socket,
+  head: Buffer,
+  ctx: ProxyContext,
+): Promise<void> {
+  const s = ctx.service;
+  let lastError = 'no back end';
+  for (const target of order(s)) {
+    try {
+      const headers = upstreamHeaders(req, ctx, target);
+      const up = await ctx.backends.pool(target.origin, s.backendSkipVerify).upgrade({
+        path: target.basePath + (req.url ?? '/'),
+        method: 'GET',
+        headers,
+        protocol: String(req.headers.upgrade ?? 'websocket'),
+      });
+      const lines = [
+        'HTTP/1.1 101 Switching Protocols',
+        'Connection: Upgrade',
+        `Upgrade: ${req.headers.upgrade ?? 'websocket'}`,
+      ];
+      for (const [k, v] of Object.entries(up.headers)) {
+        if (k === 'connection' || k === 'upgrade' || v === undefined) continue;
+        for (const one of Array.isArray(v) ? v : [v]) lines.push(`${k}: ${one}`);
+      }
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) up.socket.write(head);
+      up.socket.on('error', () => socket.destroy());
+      socket.on('error', () => up.socket.destroy());
+      up.socket.on('close', () => socket.destroy());
+      socket.on('close', () => up.socket.destroy());
+      up.socket.pipe(socket);
+      socket.pipe(up.socket);
+      return;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
+      ctx.onError(`websocket proxy error ${lastError}`);
+      if (!CONNECT_ERRORS.has(String(e.code))) break;
+    }
+  }
+  socket.end(
+    'HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: 12\r\nConnection: close\r\n\r\nBad Gateway\n',
+  );
+}

@@ -1,0 +1,69 @@
+import type { ReverseproxyRule, ReverseproxyService, ReverseproxySubRule } from '@lucky/shared';
+
+/** What answers a request: a sub rule, or the rule's default rule (key `default`). */
+export interface Site {
+  key: string;
+  service: ReverseproxyService;
+  pathPrefix: string;
+}
+
+/** Host without port, lower case, no trailing dot; IPv6 brackets removed. */
+export function hostOf(hostHeader: string | undefined): string {
+  let h = (hostHeader ?? '').trim().toLowerCase();
+  if (h.startsWith('[')) h = h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  else if (h.indexOf(':') === h.lastIndexOf(':')) h = h.replace(/:\d*$/, '');
+  return h.replace(/\.$/, '');
+}
+
+/** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
+export function underPrefix(path: string, prefix: string): boolean {
+  if (prefix === '/' || prefix === '') return true;
+  const p = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`);
+}
+
+/**
+ * The route table of one rule: host → sub rules by exact name, then by
+ * one-level `*.` wildcard; within a host the longest matching path prefix
+ * wins, in definition order on ties. Disabled sub rules are left out; what
+ * nothing takes goes to the default rule. Rebuilt on every config change and
+ * swapped in whole, so a request sees one table.
+ */
+export class RouteTable {
+  private exact = new Map<string, Site[]>();
+  private wildcard = new Map<string, Site[]>();
+  readonly fallback: Site;
+
+  constructor(rule: Pick<ReverseproxyRule, 'subRules' | 'defaultRule'>) {
+    this.fallback = { key: 'default', service: rule.defaultRule, pathPrefix: '/' };
+    for (const sub of rule.subRules) {
+      if (!sub.enable) continue;
+      const site = siteOf(sub);
+      for (const d of sub.domains) {
+        const map = d.startsWith('*.') ? this.wildcard : this.exact;
+        const name = d.startsWith('*.') ? d.slice(2) : d;
+        const list = map.get(name) ?? [];
+        list.push(site);
+        map.set(name, list);
+      }
+    }
+    for (const map of [this.exact, this.wildcard])
+      for (const list of map.values()) list.sort((a, b) => b.pathPrefix.length - a.pathPrefix.length);
+  }
+
+  match(host: string, path: string): Site {
+    const pick = (list: Site[] | undefined) => list?.find((s) => underPrefix(path, s.pathPrefix));
+    const exact = pick(this.exact.get(host));
+    if (exact) return exact;
+    const dot = host.indexOf('.');
+    if (dot > 0) {
+      const wild = pick(this.wildcard.get(host.slice(dot + 1)));
+      if (wild) return wild;
+    }
+    return this.fallback;
+  }
+}
+
+function siteOf(sub: ReverseproxySubRule): Site {
+  return { key: sub.key, service: sub, pathPrefix: sub.pathPrefix || '/' };
+}

@@ -1,0 +1,194 @@
+import http from 'node:http';
+import type net from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { type Backend, backend, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+
+const MiB = 1024 * 1024;
+const BIG = 256 * MiB;
+
+let rp: Rp;
+let a: Backend;
+let sink: Backend;
+let wss: WebSocketServer;
+let wsPort: number;
+let port: number;
+let deadUrl: string;
+const aborted: string[] = [];
+
+/** `total` bytes in 64 KiB chunks, made lazily so the test itself holds no big buffer. */
+function zeros(total: number): Readable {
+  const chunk = Buffer.alloc(64 * 1024, 7);
+  let left = total;
+  return new Readable({
+    read() {
+      if (left <= 0) return this.push(null);
+      const n = Math.min(left, chunk.length);
+      left -= n;
+      this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    },
+  });
+}
+
+beforeAll(async () => {
+  rp = await startRp();
+  a = await backend('a');
+  sink = await backend('sink', (req, res) => {
+    if (req.url?.startsWith('/download')) {
+      const size = Number(new URL(req.url, 'http://x').searchParams.get('size'));
+      res.writeHead(200, { 'content-length': String(size) });
+      const src = zeros(size);
+      res.on('close', () => {
+        if (!res.writableFinished) aborted.push('download');
+        src.destroy();
+      });
+      src.pipe(res);
+      return;
+    }
+    let n = 0;
+    req.on('data', (d: Buffer) => {
+      n += d.length;
+    });
+    req.on('close', () => {
+      if (!req.complete) aborted.push(`upload after ${n}`);
+    });
+    req.on('end', () => res.end(JSON.stringify({ received: n })));
+  });
+  wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((r) => wss.once('listening', r));
+  wss.on('connection', (ws, req) => {
+    ws.on('message', (m) => ws.send(`echo ${req.headers['x-real-ip']} ${m}`));
+  });
+  wsPort = (wss.address() as net.AddressInfo).port;
+  const deadPort = await freePort();
+  deadUrl = `http://127.0.0.1:${deadPort}`;
+  port = await freePort();
+  await rp.addRule({
+    port,
+    subRules: [
+      { domains: ['rr.test'], targets: [a.url, sink.url.replace('127.0.0.1', 'localhost')] },
+      { domains: ['fo.test'], targets: [deadUrl, a.url] },
+      { domains: ['down.test'], targets: [deadUrl] },
+      { domains: ['big.test'], targets: [sink.url] },
+      { domains: ['ws.test'], targets: [`http://127.0.0.1:${wsPort}`] },
+      { domains: ['nows.test'], targets: [`http://127.0.0.1:${wsPort}`], websocket: false },
+    ],
+  });
+});
+afterAll(async () => {
+  await rp.close();
+  await a.close();
+  await sink.close();
+  wss.close();
+});
+
+describe('reverse proxy', () => {
+  it('round-robins over the back ends', async () => {
+    const hitsBefore = [a.hits, sink.hits];
+    for (let i = 0; i < 4; i++) await get(port, '/', 'rr.test');
+    expect(a.hits - hitsBefore[0]).toBe(2);
+    expect(sink.hits - hitsBefore[1]).toBe(2);
+  });
+
+  it('fails over to the next back end, and answers a 502 page when none is up', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await get(port, '/', 'fo.test');
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).name).toBe('a');
+    }
+    const down = await get(port, '/', 'down.test');
+    expect(down.status).toBe(502);
+    expect(down.body).toContain('502 Bad Gateway');
+  });
+
+  it('tunnels websockets (echo) and refuses them where switched off', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/chat`, { headers: { host: 'ws.test' } });
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    const reply = new Promise<string>((r) => ws.once('message', (m) => r(String(m))));
+    ws.send('ping');
+    expect(await reply).toBe('echo 127.0.0.1 ping');
+    ws.close();
+    const off = new WebSocket(`ws://127.0.0.1:${port}/chat`, { headers: { host: 'nows.test' } });
+    const status = await new Promise<number>((r) =>
+      off.once('unexpected-response', (_req, res) => r(res.statusCode ?? 0)),
+    );
+    expect(status).toBe(404);
+  });
+
+  it('streams a 256 MiB upload and download with flat memory', async () => {
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    try {
+      const up = await new Promise<string>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/upload',
+            method: 'POST',
+            headers: { host: 'big.test', 'content-length': String(BIG) },
+          },
+          (res) => {
+            let t = '';
+            res.on('data', (d) => {
+              t += d;
+            });
+            res.on('end', () => resolve(t));
+          },
+        );
+        req.on('error', reject);
+        zeros(BIG).pipe(req);
+      });
+      expect(JSON.parse(up).received).toBe(BIG);
+      const down = await new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: `/download?size=${BIG}`, headers: { host: 'big.test' } }, (res) => {
+            let n = 0;
+            res.on('data', (d: Buffer) => {
+              n += d.length;
+            });
+            res.on('end', () => resolve(n));
+          })
+          .on('error', reject);
+      });
+      expect(down).toBe(BIG);
+    } finally {
+      clearInterval(timer);
+    }
+    // Client, proxy and back end share this process: 512 MiB went through, memory must not follow.
+    expect(peak - rss0).toBeLessThan(96 * MiB);
+  }, 30_000);
+
+  it('passes a client disconnect mid-body on to the back end', async () => {
+    aborted.length = 0;
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      path: '/upload',
+      method: 'POST',
+      headers: { host: 'big.test', 'content-length': String(10 * MiB) },
+    });
+    req.on('error', () => {});
+    req.write(Buffer.alloc(MiB));
+    await new Promise((r) => setTimeout(r, 200));
+    req.destroy();
+    const dl = http.get(
+      { host: '127.0.0.1', port, path: `/download?size=${BIG}`, headers: { host: 'big.test' } },
+      (res) => {
+        res.once('data', () => res.destroy());
+      },
+    );
+    dl.on('error', () => {});
+    const until = Date.now() + 3000;
+    while (aborted.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(aborted.some((x) => x.startsWith('upload after'))).toBe(true);
+    expect(aborted).toContain('download');
+  });
+});

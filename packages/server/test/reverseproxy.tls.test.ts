@@ -1,0 +1,141 @@
+import http2 from 'node:http2';
+import type net from 'node:net';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { b64, makeCert } from './certs-helpers.js';
+import { type Backend, backend, curl, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+
+let rp: Rp;
+let a: Backend;
+let port: number;
+let port13: number;
+let wss: WebSocketServer;
+
+function handshake(p: number, servername: string, extra: tls.ConnectionOptions = {}) {
+  return new Promise<{ san: string; alpn: string | false; version: string | null }>((resolve, reject) => {
+    const c = tls.connect({ port: p, host: '127.0.0.1', servername, rejectUnauthorized: false, ...extra }, () => {
+      resolve({ san: c.getPeerCertificate().subjectaltname ?? '', alpn: c.alpnProtocol, version: c.getProtocol() });
+      c.destroy();
+    });
+    c.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  rp = await startRp();
+  a = await backend('a');
+  for (const names of [['one.test'], ['*.two.test']]) {
+    const c = await makeCert(names);
+    const r = await rp.call('POST', '/api/ssl', { CertBase64: b64(c.cert), KeyBase64: b64(c.key) });
+    expect(r.body.ret).toBe(0);
+  }
+  wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((r) => wss.once('listening', r));
+  wss.on('connection', (ws) => ws.on('message', (m) => ws.send(`echo ${m}`)));
+  port = await freePort();
+  await rp.addRule({
+    port,
+    listenTypes: 'both',
+    subRules: [
+      { domains: ['one.test', 'x.two.test'], targets: [a.url] },
+      { domains: ['ws.two.test'], targets: [`http://127.0.0.1:${(wss.address() as net.AddressInfo).port}`] },
+    ],
+  });
+  port13 = await freePort();
+  await rp.addRule({
+    port: port13,
+    listenTypes: 'https',
+    minTlsVersion: 'TLSv1.3',
+    http2: false,
+    defaultRule: { serviceType: 'text', text: 'tls13' },
+  });
+});
+afterAll(async () => {
+  await rp.close();
+  await a.close();
+  wss.close();
+});
+
+describe('TLS', () => {
+  it('chooses the certificate by SNI (exact and wildcard)', async () => {
+    expect((await handshake(port, 'one.test')).san).toBe('DNS:one.test');
+    expect((await handshake(port, 'x.two.test')).san).toBe('DNS:*.two.test');
+  });
+
+  it('serves HTTP and HTTPS on one port, and HTTPS through curl with --resolve', async () => {
+    expect((await get(port, '/', 'one.test')).status).toBe(200);
+    const r = await curl([
+      '-k',
+      '--http1.1',
+      '--resolve',
+      `one.test:${port}:127.0.0.1`,
+      `https://one.test:${port}/hello`,
+    ]);
+    expect(r.status).toBe(200);
+    const body = JSON.parse(r.body);
+    expect(body.url).toBe('/hello');
+    expect(body.headers['x-forwarded-proto']).toBe('https');
+  });
+
+  it('negotiates HTTP/2 by ALPN and proxies over it', async () => {
+    expect((await handshake(port, 'one.test', { ALPNProtocols: ['h2', 'http/1.1'] })).alpn).toBe('h2');
+    const session = http2.connect(`https://127.0.0.1:${port}`, { servername: 'one.test', rejectUnauthorized: false });
+    try {
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = session.request({ ':path': '/h2?x=1', ':authority': 'one.test' });
+        let status = 0;
+        let body = '';
+        req.on('response', (h) => {
+          status = Number(h[':status']);
+        });
+        req.setEncoding('utf8');
+        req.on('data', (d) => {
+          body += d;
+        });
+        req.on('end', () => resolve({ status, body }));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(200);
+      const j = JSON.parse(body);
+      expect(j.url).toBe('/h2?x=1');
+      expect(j.headers.host).toBe('one.test');
+    } finally {
+      session.close();
+    }
+    // HTTP/2 off: only http/1.1 is offered.
+    expect((await handshake(port13, 'one.test', { ALPNProtocols: ['h2', 'http/1.1'] })).alpn).toBe('http/1.1');
+  });
+
+  it('enforces the minimum TLS version, and an HTTPS-only rule refuses plain HTTP', async () => {
+    await expect(handshake(port13, 'one.test', { maxVersion: 'TLSv1.2' })).rejects.toThrow();
+    expect((await handshake(port13, 'one.test')).version).toBe('TLSv1.3');
+    await expect(handshake(port, 'one.test', { maxVersion: 'TLSv1.1', minVersion: 'TLSv1' })).rejects.toThrow();
+    await expect(get(port13, '/', 'one.test')).rejects.toThrow();
+  });
+
+  it('tunnels websockets over TLS (wss) on the HTTP/2-enabled listener', async () => {
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/`, {
+      servername: 'ws.two.test',
+      headers: { host: 'ws.two.test' },
+      rejectUnauthorized: false,
+    });
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    const reply = new Promise<string>((r) => ws.once('message', (m) => r(String(m))));
+    ws.send('tls');
+    expect(await reply).toBe('echo tls');
+    ws.close();
+  });
+
+  it('picks up a certificate added later without a restart', async () => {
+    await expect(handshake(port, 'three.test')).resolves.toBeDefined(); // default certificate
+    expect((await handshake(port, 'three.test')).san).not.toBe('DNS:three.test');
+    const c = await makeCert(['three.test']);
+    expect((await rp.call('POST', '/api/ssl', { CertBase64: b64(c.cert), KeyBase64: b64(c.key) })).body.ret).toBe(0);
+    expect((await handshake(port, 'three.test')).san).toBe('DNS:three.test');
+  });
+});
