@@ -12,6 +12,7 @@ import {
   type DdnsSyncStatus,
   TSIG_ALGORITHMS,
 } from './ddnsConstants.js';
+import { classifyIssue, describeGenericIssue, type FieldIssue, GENERIC_ISSUE_MESSAGES } from './fieldIssue.js';
 
 export * from './ddnsConstants.js';
 
@@ -72,11 +73,7 @@ export const DDNS_MESSAGES = {
   taskNotFound: 'no such task',
   serviceOff: 'the DDNS service is switched off',
   taskDisabled: 'the task is switched off',
-  tooSmall: 'value too small',
-  tooBig: 'value too large',
-  invalidType: 'wrong type',
-  invalidValue: 'not one of the allowed values',
-  invalid: 'invalid value',
+  ...GENERIC_ISSUE_MESSAGES,
 } as const;
 export type DdnsErrorCode = keyof typeof DDNS_MESSAGES;
 
@@ -472,40 +469,18 @@ export const ddnsWebhookTestBodySchema = z.object({
 });
 
 /** A validation problem as the API answers it and the form shows it. */
-export interface DdnsIssue {
-  field: string;
-  code: DdnsErrorCode;
-  params: Record<string, unknown>;
-  msg: string;
-}
+export type DdnsIssue = FieldIssue<DdnsErrorCode>;
 
 /** Turns a zod issue of these schemas into field + stable code + English text. */
 export function ddnsIssue(issue: z.core.$ZodIssue): DdnsIssue {
-  const field = issue.path.map(String).join('.');
-  const params: Record<string, unknown> = { ...((issue as { params?: Record<string, unknown> }).params ?? {}) };
-  let code: DdnsErrorCode;
-  if (issue.message in DDNS_MESSAGES) code = issue.message as DdnsErrorCode;
-  else if (issue.code === 'too_small') {
-    code = 'tooSmall';
-    params.min = Number(issue.minimum);
-  } else if (issue.code === 'too_big') {
-    code = 'tooBig';
-    params.max = Number(issue.maximum);
-  } else if (issue.code === 'invalid_type') code = 'invalidType';
-  else if (issue.code === 'invalid_value') {
-    code = 'invalidValue';
-    params.values = issue.values;
-  } else code = 'invalid';
-  return { field, code, params, msg: describeDdnsCode(code, params) };
+  const c = classifyIssue(issue, DDNS_MESSAGES) as Omit<DdnsIssue, 'msg'>;
+  return { ...c, msg: describeDdnsCode(c.code, c.params) };
 }
 
 /** English message for a code, with its numbers filled in. */
 export function describeDdnsCode(code: DdnsErrorCode, params: Record<string, unknown> = {}): string {
   const base: string = DDNS_MESSAGES[code];
-  if (code === 'tooSmall') return `must be at least ${params.min}`;
-  if (code === 'tooBig') return `must be at most ${params.max}`;
-  if (code === 'invalidValue' && Array.isArray(params.values)) return `${base}: ${params.values.join(', ')}`;
-  return base;
+  return describeGenericIssue(code, params, base);
 }
 
 // ---- responses -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // under `portforward.err.<code>`; the server answers them as `{ret, msg, field, code, params}`.
 import { z } from 'zod';
 import { isCidrOrIp, isIp } from '../net.js';
+import { classifyIssue, describeGenericIssue, type FieldIssue, GENERIC_ISSUE_MESSAGES } from './fieldIssue.js';
 import {
   bindFor,
   FORWARD_TYPES,
@@ -68,11 +69,7 @@ export const PORTFORWARD_MESSAGES = {
   ruleLimitExceeded: 'too many proxies (forward types × ports over all rules)',
   portConflict: 'this port is already used by another rule',
   ruleNotFound: 'no such rule',
-  tooSmall: 'value too small',
-  tooBig: 'value too large',
-  invalidType: 'wrong type',
-  invalidValue: 'not one of the allowed values',
-  invalid: 'invalid value',
+  ...GENERIC_ISSUE_MESSAGES,
 } as const;
 export type PortforwardErrorCode = keyof typeof PORTFORWARD_MESSAGES;
 
@@ -208,43 +205,21 @@ export const portforwardLogsQuerySchema = z.object({
 });
 
 /** A validation problem as the API answers it and the form shows it. */
-export interface PortforwardIssue {
-  field: string;
-  code: PortforwardErrorCode;
-  params: Record<string, unknown>;
-  msg: string;
-}
+export type PortforwardIssue = FieldIssue<PortforwardErrorCode>;
 
 /** Turns a zod issue of these schemas into field + stable code + English text. */
 export function portforwardIssue(issue: z.core.$ZodIssue): PortforwardIssue {
-  const field = issue.path.map(String).join('.');
-  const params: Record<string, unknown> = { ...((issue as { params?: Record<string, unknown> }).params ?? {}) };
-  let code: PortforwardErrorCode;
-  if (issue.message in PORTFORWARD_MESSAGES) code = issue.message as PortforwardErrorCode;
-  else if (issue.code === 'too_small') {
-    code = 'tooSmall';
-    params.min = Number(issue.minimum);
-  } else if (issue.code === 'too_big') {
-    code = 'tooBig';
-    params.max = Number(issue.maximum);
-  } else if (issue.code === 'invalid_type') code = 'invalidType';
-  else if (issue.code === 'invalid_value') {
-    code = 'invalidValue';
-    params.values = issue.values;
-  } else code = 'invalid';
-  return { field, code, params, msg: describePortforwardCode(code, params) };
+  const c = classifyIssue(issue, PORTFORWARD_MESSAGES) as Omit<PortforwardIssue, 'msg'>;
+  return { ...c, msg: describePortforwardCode(c.code, c.params) };
 }
 
 /** English message for a code, with its numbers filled in. */
 export function describePortforwardCode(code: PortforwardErrorCode, params: Record<string, unknown> = {}): string {
   const base: string = PORTFORWARD_MESSAGES[code];
-  if (code === 'tooSmall') return `must be at least ${params.min}`;
-  if (code === 'tooBig') return `must be at most ${params.max}`;
-  if (code === 'invalidValue' && Array.isArray(params.values)) return `${base}: ${params.values.join(', ')}`;
   if (code === 'ruleLimitExceeded') return `${base}: ${params.count} of at most ${params.limit}`;
   if (code === 'portConflict') return `${params.protocol} port ${params.port} is already used by rule ${params.rule}`;
   if ((code === 'portListInvalid' || code === 'portListDuplicate') && params.token) return `${base} (${params.token})`;
-  return base;
+  return describeGenericIssue(code, params, base);
 }
 
 // ---- responses -------------------------------------------------------------------------------
