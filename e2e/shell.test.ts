@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
@@ -32,6 +32,12 @@ async function uiLogin(page: Page, password = '666'): Promise<void> {
   await page.getByPlaceholder(zh.login.passwordPlaceholder).fill(password);
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/#\/status/);
+}
+
+/** "WxH" of an element, rounded; polled until the opening animation is over. */
+async function sizeOf(el: Locator): Promise<string> {
+  const b = await el.boundingBox();
+  return b ? `${Math.round(b.width)}x${Math.round(b.height)}` : 'none';
 }
 
 function oathtool(secret: string, offsetSeconds = 0): string {
@@ -156,8 +162,7 @@ describe('shell', () => {
       .getByText(/listening on/)
       .waitFor();
     // Measured once the opening animation is over.
-    await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(1200);
-    expect(Math.round((await dialog.boundingBox())!.height)).toBe(550);
+    await expect.poll(() => sizeOf(dialog)).toBe('1200x550');
 
     // A new line on the server shows up by polling.
     const token = await apiLogin(program.base);
@@ -194,8 +199,7 @@ describe('shell', () => {
     await page.getByTestId('top-menu-button').click();
     await page.getByRole('menuitem', { name: zh.menu.log }).click();
     const dialog = page.getByTestId('log-dialog');
-    await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(700);
-    expect(Math.round((await dialog.boundingBox())!.height)).toBe(800);
+    await expect.poll(() => sizeOf(dialog)).toBe('700x800');
   });
 
   it('asks before logging out; "click by mistake" keeps the session, confirm ends it', async () => {
