@@ -75,3 +75,46 @@ export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Start a peer in its own process group, so stopping it takes its children (socat forks) too. */
+export function startPeer(name, cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, ...opts });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  child.on('exit', (code) => {
+    if (code && !child.stopping) console.error(`${name} exited with ${code}: ${stderr.trim()}`);
+  });
+  return {
+    name,
+    child,
+    async stop() {
+      child.stopping = true;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      await Promise.race([new Promise((r) => child.once('exit', r)), sleep(3000)]);
+    },
+  };
+}
+
+export async function waitListening(port, ms = 5000, host = '127.0.0.1') {
+  const until = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const c = net.connect(port, host, () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
+    await sleep(20);
+  }
+}

@@ -3,12 +3,12 @@
 // UDP packets/s (iperf3 -u), and memory with 1,000 idle forwarded connections.
 // The program is the built one (bench/lib.mjs startProgram) with rules made through its API.
 // Peers run by hand with their configs in a temp dir and are stopped by PID at the end.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, login, median, ROOT, rssMb, startProgram } from './lib.mjs';
+import { freePort, login, median, ROOT, rssMb, startPeer, startProgram, waitListening } from './lib.mjs';
 
 const HOST = '127.0.0.1';
 const ROUNDS = 3;
@@ -24,47 +24,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function ensureDeps() {
   const r = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-bench-deps.sh')], { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('bench dependencies missing: run scripts/ensure-bench-deps.sh as root');
-}
-
-/** Start a peer in its own process group, so stopping it takes its children (socat forks) too. */
-function startPeer(name, cmd, args, opts = {}) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, ...opts });
-  let stderr = '';
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  child.on('exit', (code) => {
-    if (code && !child.stopping) console.error(`${name} exited with ${code}: ${stderr.trim()}`);
-  });
-  return {
-    name,
-    child,
-    async stop() {
-      child.stopping = true;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      await Promise.race([new Promise((r) => child.once('exit', r)), sleep(3000)]);
-    },
-  };
-}
-
-async function waitListening(port, ms = 5000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const ok = await new Promise((resolve) => {
-      const c = net.connect(port, HOST, () => {
-        c.destroy();
-        resolve(true);
-      });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
-    await sleep(20);
-  }
 }
 
 /** The neutral backend: HTTP `ok` for wrk, and a TCP echo that holds idle connections. */

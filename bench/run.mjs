@@ -11,6 +11,7 @@ import { benchPortforward } from './portforward.mjs';
 buildIfNeeded();
 const all = [...(await benchCore()), ...(await benchPortforward())];
 all.push(...(await (await import('./ddns.mjs')).benchDdns()));
+all.push(...(await (await import('./reverseproxy.mjs')).benchReverseproxy()));
 let over = 0;
 console.log('\nbenchmark                                                          value        budget   ');
 for (const r of all) {

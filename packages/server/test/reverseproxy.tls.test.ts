@@ -63,6 +63,12 @@ describe('TLS', () => {
     expect((await handshake(port, 'x.two.test')).san).toBe('DNS:*.two.test');
   });
 
+  it('answers a client that sends no server name (connects by IP) with the default certificate', async () => {
+    // An empty servername makes Node send no SNI extension, as curl or h2load do for an IP address.
+    const r = await handshake(port, '');
+    expect(['DNS:one.test', 'DNS:*.two.test']).toContain(r.san);
+  });
+
   it('serves HTTP and HTTPS on one port, and HTTPS through curl with --resolve', async () => {
     expect((await get(port, '/', 'one.test')).status).toBe(200);
     const r = await curl([

@@ -57,8 +57,28 @@ export class RuleListener {
     this.secure = opts.http2
       ? http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, handler)
       : https.createServer({ ...tlsOptions, ALPNProtocols: ['http/1.1'] }, handler);
+    this.defaultCertId = undefined;
     this.secure.on('upgrade', this.onUpgrade);
     this.secure.on('tlsClientError', (_err: Error, socket: net.Socket) => socket.destroy());
+  }
+
+  private defaultCertId: string | undefined;
+
+  /**
+   * Node calls SNICallback only when the client sends a server name; a client
+   * that connects by IP address gets the server's own context. Keep that one
+   * set to the store's default certificate, following additions and renewals.
+   */
+  private refreshDefaultCertificate(): void {
+    const fallback = this.certs?.pick(undefined);
+    const id = fallback ? `${fallback.parsed.fingerprint}:${this.opts.minTlsVersion ?? ''}` : undefined;
+    if (!fallback || id === this.defaultCertId) return;
+    this.secure.setSecureContext({
+      cert: fallback.record.certPem,
+      key: fallback.record.keyPem,
+      minVersion: this.opts.minTlsVersion,
+    });
+    this.defaultCertId = id;
   }
 
   private dispatch(socket: net.Socket): void {
@@ -66,8 +86,10 @@ export class RuleListener {
     socket.on('close', () => this.sockets.delete(socket));
     const { plain, secure, opts } = this;
     splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls) => {
-      if (isTls && opts.listenTypes !== 'http') secure.emit('connection', s);
-      else if (!isTls && opts.listenTypes !== 'https') plain.emit('connection', s);
+      if (isTls && opts.listenTypes !== 'http') {
+        this.refreshDefaultCertificate();
+        secure.emit('connection', s);
+      } else if (!isTls && opts.listenTypes !== 'https') plain.emit('connection', s);
       else s.destroy();
     });
   }

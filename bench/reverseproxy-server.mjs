@@ -1,0 +1,31 @@
+// The built server with the web service module added to THE module list (the module is not in
+// it until its screen exists). Used by bench/reverseproxy.mjs and the streaming memory test.
+// Usage: node bench/reverseproxy-server.mjs CONFIG_DIR [ADMIN_PORT=0]
+// Prints one JSON line {"port": <admin port>, "pid": <pid>} once the admin API answers; SIGTERM stops it.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/server/dist');
+const { startServer } = await import(path.join(dist, 'core/server.js'));
+const { modules } = await import(path.join(dist, 'modules/index.js'));
+const { reverseproxyModule } = await import(path.join(dist, 'modules/reverseproxy/index.js'));
+
+const [configDir, port = '0'] = process.argv.slice(2);
+if (!configDir) {
+  console.error('usage: node bench/reverseproxy-server.mjs CONFIG_DIR [ADMIN_PORT]');
+  process.exit(2);
+}
+const server = await startServer({
+  configDir,
+  port: Number(port),
+  host: '127.0.0.1',
+  stdoutLogs: false,
+  modules: [...modules, reverseproxyModule],
+});
+process.stdout.write(`${JSON.stringify({ port: server.port, pid: process.pid })}\n`);
+const stop = async () => {
+  await server.close();
+  process.exit(0);
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
