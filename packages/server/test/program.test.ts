@@ -33,8 +33,10 @@ describe('program calls', () => {
     expect(r.data.process.rss).toBeGreaterThan(0);
     expect(r.data.connections.adminHttp).toBeGreaterThanOrEqual(1);
     expect(r.data.interfaces.some((i: { name: string }) => i.name === 'lo')).toBe(true);
-    // THE module list, each with its state (port forwarding is off until switched on).
+    // THE module list, each with its state: the DDNS runtime runs with its service switch off
+    // (it answers the task list); port forwarding is stopped until switched on.
     expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual([
+      ['ddns', 'running'],
       ['portforward', 'stopped'],
     ]);
   });

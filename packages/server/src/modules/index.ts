@@ -1,4 +1,5 @@
 import type { ModuleDefinition } from '../core/modules/types.js';
+import { ddnsModule } from './ddns/index.js';
 import { portforwardModule } from './portforward/index.js';
 
 /**
@@ -7,4 +8,4 @@ import { portforwardModule } from './portforward/index.js';
  * browser shows no placeholder screens.
  */
 // biome-ignore lint/suspicious/noExplicitAny: each module has its own config type
-export const modules: ModuleDefinition<any>[] = [portforwardModule];
+export const modules: ModuleDefinition<any>[] = [ddnsModule, portforwardModule];

@@ -6,10 +6,11 @@ const screen = { screen: lazy(async () => ({ default: () => null })) };
 
 describe('module routes', () => {
   it('registers the screens this build has', () => {
-    expect(Object.keys(MODULE_SCREENS)).toEqual(['portforward']);
-    expect(moduleRoutes().map((r) => r.path)).toEqual(['portforward']);
+    expect(Object.keys(MODULE_SCREENS)).toEqual(['ddns', 'portforward']);
+    expect(moduleRoutes().map((r) => r.path)).toEqual(['ddns', 'portforward']);
     expect(hasModuleScreen('portforward')).toBe(true);
-    expect(hasModuleScreen('ddns')).toBe(false);
+    expect(hasModuleScreen('ddns')).toBe(true);
+    expect(hasModuleScreen('wol')).toBe(false);
   });
 
   it('registers only modules with a screen, in the fixed order of spec §2', () => {

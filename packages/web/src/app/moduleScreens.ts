@@ -13,6 +13,7 @@ export interface ModuleScreen {
 export type ModuleScreenTable = Partial<Record<ModuleKey, ModuleScreen>>;
 
 export const MODULE_SCREENS: ModuleScreenTable = {
+  ddns: { screen: lazy(() => import('../modules/ddns/DdnsScreen')) },
   portforward: { screen: lazy(() => import('../modules/portforward/PortforwardScreen')) },
 };
 

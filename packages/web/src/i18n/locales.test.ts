@@ -1,5 +1,15 @@
 import {
   ACCESS_MODES,
+  DDNS_API_NETWORKS,
+  DDNS_CALLBACK_PRESETS,
+  DDNS_IP_SOURCES,
+  DDNS_MESSAGES,
+  DDNS_MODES,
+  DDNS_PROVIDERS,
+  DDNS_RUNTIME_MESSAGES,
+  DDNS_SYNC_STATUSES,
+  DDNS_WEBHOOK_PRESETS,
+  DDNS_WEBHOOK_PROXY_TYPES,
   FORWARD_TYPES,
   LANGUAGES,
   MODULE_KEYS,
@@ -78,8 +88,33 @@ describe('locale files', () => {
       ...ACCESS_MODES.flatMap((m) => [`portforward.access_${m}`, `portforward.accessHelp_${m}`]),
       ...Object.values(PORTFORWARD_LOG_LEVELS).map((l) => `portforward.level_${l}`),
       ...['running', 'starting', 'error', 'disabled', 'stopped'].map((s) => `portforward.state_${s}`),
+      ...Object.keys(DDNS_MESSAGES).map((c) => `ddns.err_${c}`),
+      ...Object.keys(DDNS_RUNTIME_MESSAGES).map((c) => `ddns.reason_${c}`),
+      ...DDNS_SYNC_STATUSES.map((s) => `ddns.sync_${s}`),
+      ...DDNS_PROVIDERS.flatMap((p) => [`ddns.provider_${p}`, `ddns.providerHelp_${p}`]),
+      ...DDNS_CALLBACK_PRESETS.map((p) => `ddns.callbackPreset_${p.id}`),
+      ...DDNS_WEBHOOK_PRESETS.map((p) => `ddns.webhookPreset_${p.id}`),
+      ...DDNS_IP_SOURCES.map((s) => `ddns.source_${s}`),
+      ...DDNS_WEBHOOK_PROXY_TYPES.map((x) => `ddns.proxy_${x}`),
+      ...DDNS_API_NETWORKS.map((x) => `ddns.network_${x}`),
+      ...DDNS_MODES.map((m) => `ddns.mode_${m}`),
+      ...['created', 'updated'].map((r) => `ddns.result_${r}`),
+      ...['error', 'warn', 'info'].map((l) => `ddns.level_${l}`),
+      ...['task', 'global'].map((x) => `ddns.webhookTarget_${x}`),
     ];
     expect(dynamic.filter((k) => !zh.has(k) || !en.has(k))).toEqual([]);
+  });
+
+  it('use the spec wording for DDNS (validation, sync statuses, message topics)', () => {
+    expect(zh.get('ddns.err_domainsRequired')).toBe('域名列表不能为空');
+    expect(zh.get('ddns.err_urlsRequired')).toBe('接口列表不能为空');
+    expect(en.get('ddns.err_domainsRequired')).toBe('The domain list must not be empty');
+    expect(en.get('ddns.err_rangeForceInterval')).toBe('Force sync is 60-3600 s');
+    expect(en.get('ddns.sync_succeeded')).toBe('Update succeeded');
+    expect(en.get('ddns.reason_allUrlsFailed')).toBe(
+      'All public-IP query interfaces failed, check the interfaces or the network',
+    );
+    expect(en.get('ddns.loadError')).toBe('Error getting the DDNS configuration');
   });
 
   it('use the spec wording for logout and session end in zh_CN', () => {

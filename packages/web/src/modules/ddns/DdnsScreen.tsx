@@ -1,0 +1,173 @@
+// Dynamic DNS (/ddns): the task list with each domain's sync status, refreshed by itself at
+// the chosen interval; add/edit dialog, global settings, history and log drawer.
+import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { DdnsTaskView } from '@lucky/shared';
+import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RefreshControl } from '../../components/RefreshControl';
+import { testWebhook } from './api';
+import { errorText } from './errors';
+import { SettingsDialog } from './SettingsDialog';
+import { TaskCard } from './TaskCard';
+import { TaskDialog } from './TaskDialog';
+import { type DrawerTab, TaskDrawer } from './TaskDrawer';
+import { useDdnsActions, useTasks } from './useDdns';
+import { useWebhookTest } from './useWebhookTest';
+import './ddns.css';
+
+const DEFAULT_INTERVAL_MS = 5000;
+
+/** A dialog's state; `seq` keys the dialog so each opening starts from a fresh form. */
+interface DialogState {
+  seq: number;
+  open: boolean;
+  task?: DdnsTaskView;
+}
+const opened = (task?: DdnsTaskView) => (d: DialogState) => ({ seq: d.seq + 1, open: true, task });
+const closed = (d: DialogState) => ({ ...d, open: false });
+
+export default function DdnsScreen() {
+  const { t } = useTranslation();
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const tasks = useTasks(intervalMs);
+  const actions = useDdnsActions();
+  const [editing, setEditing] = useState<DialogState>({ seq: 0, open: false });
+  const [settings, setSettings] = useState<DialogState>({ seq: 0, open: false });
+  const [drawer, setDrawer] = useState<{ key: string; tab: DrawerTab } | null>(null);
+  const [switching, setSwitching] = useState(false);
+  const webhookTest = useWebhookTest();
+  const data = tasks.data;
+  const serviceOn = data?.enabled ?? false;
+  const drawerTask = drawer ? (data?.list.find((x) => x.key === drawer.key) ?? null) : null;
+
+  const toggleService = async (on: boolean) => {
+    setSwitching(true);
+    try {
+      await actions.setServiceEnabled(on);
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  return (
+    <div className="screen ddns-screen" data-testid="ddns-screen">
+      <div className="ddns-toolbar">
+        <Space wrap align="center">
+          <Typography.Title level={4} className="screen-title">
+            {t('ddns.title')}
+          </Typography.Title>
+          {data && (
+            <Space size={6} className="ddns-service">
+              <Switch
+                checked={serviceOn}
+                loading={switching}
+                onChange={(on) => void toggleService(on)}
+                aria-label={t('ddns.serviceSwitch')}
+                data-testid="ddns-service-switch"
+              />
+              <Typography.Text type={serviceOn ? 'success' : 'secondary'}>
+                {t(serviceOn ? 'ddns.serviceOn' : 'ddns.serviceOff')}
+              </Typography.Text>
+            </Space>
+          )}
+        </Space>
+        <Space wrap>
+          {tasks.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary">
+              {t('ddns.updatedAt', { time: dayjs(tasks.dataUpdatedAt).format('HH:mm:ss') })}
+            </Typography.Text>
+          )}
+          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
+          <Button icon={<ReloadOutlined />} loading={tasks.isFetching} onClick={() => void tasks.refetch()}>
+            {t('common.refresh')}
+          </Button>
+          <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="ddns-open-settings">
+            {t('ddns.settings')}
+          </Button>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing(opened())}
+            data-testid="ddns-add-task"
+          >
+            {t('ddns.addTask')}
+          </Button>
+        </Space>
+      </div>
+
+      {tasks.isError && !data && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('ddns.loadError')}
+          description={errorText(tasks.error, t)}
+          data-testid="ddns-load-error"
+        />
+      )}
+
+      {data && !serviceOn && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('ddns.serviceDisabled')}
+          description={t('ddns.serviceDisabledHelp')}
+          data-testid="ddns-service-disabled"
+          action={
+            <Button type="primary" onClick={() => void toggleService(true)} data-testid="ddns-service-enable">
+              {t('ddns.enableService')}
+            </Button>
+          }
+        />
+      )}
+
+      {data && data.list.length === 0 && (
+        <Card>
+          <Empty description={t('ddns.noTasks')}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened())}>
+              {t('ddns.addTask')}
+            </Button>
+          </Empty>
+        </Card>
+      )}
+
+      {data?.list.map((task) => (
+        <TaskCard
+          key={task.key}
+          task={task}
+          serviceOn={serviceOn}
+          onToggle={(on) => actions.setTaskEnabled(task.key, on)}
+          onSync={() => actions.syncNow(task.key)}
+          onEdit={() => setEditing(opened(task))}
+          onDelete={() => actions.removeTask(task.key)}
+          onTestWebhook={() => webhookTest.run(() => testWebhook(task.webhook, task.key))}
+          onHistory={() => setDrawer({ key: task.key, tab: 'ip' })}
+          onLogs={() => setDrawer({ key: task.key, tab: 'log' })}
+        />
+      ))}
+
+      {!data && tasks.isPending && <Card loading />}
+
+      <TaskDialog
+        key={`task-${editing.seq}`}
+        open={editing.open}
+        task={editing.task}
+        onClose={() => setEditing(closed)}
+        onSaved={(task) => {
+          actions.taskSaved(task);
+          setEditing(closed);
+        }}
+      />
+      <SettingsDialog key={`settings-${settings.seq}`} open={settings.open} onClose={() => setSettings(closed)} />
+      <TaskDrawer
+        task={drawerTask}
+        tab={drawer?.tab ?? 'log'}
+        onTab={(tab) => setDrawer((d) => (d ? { ...d, tab } : d))}
+        intervalMs={intervalMs}
+        onClose={() => setDrawer(null)}
+      />
+      {webhookTest.resultModal}
+    </div>
+  );
+}

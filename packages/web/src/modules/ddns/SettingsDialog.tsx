@@ -1,0 +1,234 @@
+// Global settings of the module: service switch, first-check delay, detection interval, the
+// user's multi-level suffixes and the global webhook. A refused value lands on its field.
+import { DDNS_BUILTIN_SUFFIXES, type DdnsSettings, DDNS_LIMITS as L } from '@lucky/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Skeleton, Switch } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { ddnsKeys, fetchSettings, saveSettings, testWebhook } from './api';
+import { errorDuration, errorText, type FieldIssue, issueOfError, issueText } from './errors';
+import {
+  changedPaths,
+  checkWebhookForTest,
+  formFieldOf,
+  joinLines,
+  splitLines,
+  valuesToWebhook,
+  type WebhookFormValues,
+  webhookToValues,
+} from './taskForm';
+import { useWebhookTest } from './useWebhookTest';
+import { WebhookFields } from './WebhookFields';
+
+export interface SettingsDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+interface SettingsFormValues {
+  enabled: boolean;
+  firstCheckDelay: number;
+  interval: number;
+  multiLevelSuffixes: string;
+  webhook: WebhookFormValues;
+}
+
+const toValues = (s: DdnsSettings): SettingsFormValues => ({
+  enabled: s.enabled,
+  firstCheckDelay: s.firstCheckDelay,
+  interval: s.interval,
+  multiLevelSuffixes: joinLines(s.multiLevelSuffixes),
+  webhook: webhookToValues(s.webhook),
+});
+
+export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<SettingsFormValues>();
+  const [saving, setSaving] = useState(false);
+  const layout = useDialogLayout(860);
+  const webhookTest = useWebhookTest();
+  const query = useQuery({
+    queryKey: ddnsKeys.settings,
+    queryFn: ({ signal }) => fetchSettings(signal),
+    enabled: open,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const loaded = query.data?.settings;
+
+  const showIssue = (issue: FieldIssue) => {
+    const name = formFieldOf(issue.field);
+    const text = issueText(t, issue, issue.field);
+    if (name.length === 0) {
+      void message.error({ content: text, duration: 10 });
+      return;
+    }
+    if (name[0] === 'webhook' && !form.getFieldValue(['webhook', 'enabled']))
+      form.setFieldValue(['webhook', 'enabled'], true);
+    setTimeout(() => {
+      form.setFields([{ name, errors: [text] }] as never);
+      form.scrollToField(name, { block: 'center' });
+    }, 0);
+  };
+
+  const current = (): SettingsFormValues => ({ ...(loaded && toValues(loaded)), ...form.getFieldsValue(true) });
+
+  const submit = async () => {
+    if (!loaded) return;
+    try {
+      await form.validateFields();
+    } catch {
+      return;
+    }
+    const v = current();
+    const body: Partial<DdnsSettings> = {
+      enabled: v.enabled,
+      firstCheckDelay: v.firstCheckDelay,
+      interval: v.interval,
+      multiLevelSuffixes: splitLines(v.multiLevelSuffixes),
+      webhook: valuesToWebhook(v.webhook),
+    };
+    setSaving(true);
+    try {
+      await saveSettings(body);
+      void message.success(t('ddns.settingsSaved'));
+      await qc.invalidateQueries({ queryKey: ddnsKeys.all });
+      onClose();
+    } catch (err) {
+      const issue = issueOfError(err);
+      if (issue) showIssue(issue);
+      else {
+        const text = errorText(err, t);
+        if (text) void message.error({ content: text, duration: errorDuration(err) });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const runWebhookTest = () => {
+    const webhook = valuesToWebhook(current().webhook);
+    const issues = checkWebhookForTest(webhook);
+    if (issues.length > 0) {
+      showIssue({ ...issues[0], field: `webhook.${issues[0].field}` });
+      return;
+    }
+    void webhookTest.run(() => testWebhook(webhook, ''));
+  };
+
+  const range = (min: number, max: number, key: string) => ({
+    validator: (_: unknown, value: unknown) =>
+      typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+        ? Promise.resolve()
+        : Promise.reject(new Error(t(`ddns.${key}`))),
+  });
+
+  return (
+    <Modal
+      open={open}
+      title={t('ddns.settingsTitle')}
+      onCancel={onClose}
+      width={layout.width}
+      style={layout.style}
+      className={`ddns-settings-dialog ${layout.className}`}
+      mask={{ closable: false }}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onClose} disabled={saving}>
+          {t('common.cancel')}
+        </Button>,
+        <Button
+          key="save"
+          type="primary"
+          loading={saving}
+          disabled={!loaded}
+          onClick={() => void submit()}
+          data-testid="ddns-settings-save"
+        >
+          {t('common.save')}
+        </Button>,
+      ]}
+    >
+      {query.isPending && <Skeleton active paragraph={{ rows: 6 }} />}
+      {query.isError && !loaded && (
+        <Alert type="error" showIcon title={t('ddns.loadError')} description={errorText(query.error, t)} />
+      )}
+      {loaded && (
+        <Form<SettingsFormValues>
+          form={form}
+          name="ddnsSettings"
+          initialValues={toValues(loaded)}
+          onValuesChange={(changed) => {
+            const stale = changedPaths(changed).filter((name) => form.getFieldError(name as never).length > 0);
+            if (stale.length > 0) form.setFields(stale.map((name) => ({ name, errors: [] })) as never);
+          }}
+          layout={layout.fullScreen ? 'vertical' : 'horizontal'}
+          labelCol={layout.fullScreen ? undefined : { flex: '180px' }}
+          labelWrap
+          colon={false}
+          data-testid="ddns-settings-form"
+        >
+          <Form.Item
+            name="enabled"
+            label={t('ddns.serviceSwitch')}
+            valuePropName="checked"
+            extra={t('ddns.serviceSwitchHelp')}
+          >
+            <Switch data-testid="ddns-settings-enabled" />
+          </Form.Item>
+          <Form.Item
+            name="firstCheckDelay"
+            label={t('ddns.firstCheckDelay')}
+            extra={t('ddns.firstCheckDelayHelp')}
+            rules={[range(L.firstCheckDelay.min, L.firstCheckDelay.max, 'err_rangeFirstCheckDelay')]}
+          >
+            <InputNumber<number>
+              precision={0}
+              suffix={t('common.secondsShort')}
+              style={{ width: 180 }}
+              data-testid="ddns-settings-delay"
+            />
+          </Form.Item>
+          <Form.Item
+            name="interval"
+            label={t('ddns.interval')}
+            extra={t('ddns.intervalHelp')}
+            rules={[range(L.interval.min, L.interval.max, 'err_rangeInterval')]}
+          >
+            <InputNumber<number>
+              precision={0}
+              suffix={t('common.secondsShort')}
+              style={{ width: 180 }}
+              data-testid="ddns-settings-interval"
+            />
+          </Form.Item>
+          <Form.Item
+            name="multiLevelSuffixes"
+            label={t('ddns.suffixes')}
+            extra={t('ddns.suffixesHelp', { list: DDNS_BUILTIN_SUFFIXES.slice(0, 8).join(', ') })}
+          >
+            <Input.TextArea
+              autoSize={{ minRows: 2, maxRows: 8 }}
+              className="mono"
+              placeholder={'dynv6.net\nddns.net'}
+            />
+          </Form.Item>
+          <Divider titlePlacement="start" className="ddns-section">
+            {t('ddns.globalWebhook')}
+          </Divider>
+          <WebhookFields
+            prefix={['webhook']}
+            taskProxy={false}
+            testing={webhookTest.testing}
+            onTest={runWebhookTest}
+            testId="ddns-settings-webhook"
+          />
+        </Form>
+      )}
+      {webhookTest.resultModal}
+    </Modal>
+  );
+}

@@ -1,0 +1,493 @@
+// Add or edit a task, in easy mode (what most users need) or customized mode (every field).
+// The form runs the server's own check before sending; a refusal from the server lands on the
+// field it names (switching to customized mode when that field lives there) and the dialog stays.
+import {
+  DDNS_CALLBACK_PRESETS,
+  DDNS_HTTP_METHODS,
+  DDNS_PROVIDER_INFO,
+  DDNS_PROVIDERS,
+  type DdnsProvider,
+  type DdnsTaskView,
+  DDNS_LIMITS as L,
+  SECRET_MASK,
+  TSIG_ALGORITHMS,
+} from '@lucky/shared';
+import {
+  Alert,
+  App,
+  Button,
+  Checkbox,
+  Divider,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Radio,
+  Segmented,
+  Select,
+  Space,
+  Switch,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { createTask, testWebhook, updateTask } from './api';
+import { errorDuration, errorText, type FieldIssue, issueOfError, issueText, rangeRule } from './errors';
+import { IpSourceFields } from './IpSourceFields';
+import { credentialFields, PLACEHOLDERS } from './providers';
+import {
+  applyCallbackPreset,
+  changedPaths,
+  checkTaskInput,
+  checkWebhookForTest,
+  formFieldOf,
+  isCustomizedField,
+  lineOf,
+  newTaskValues,
+  type TaskFormValues,
+  taskToValues,
+  urlsForRecordType,
+  valuesToInput,
+  valuesToWebhook,
+} from './taskForm';
+import { useWebhookTest } from './useWebhookTest';
+import { WebhookFields } from './WebhookFields';
+
+export interface TaskDialogProps {
+  open: boolean;
+  /** The task to edit (as listed when the dialog opened); absent = add. */
+  task?: DdnsTaskView;
+  onClose: () => void;
+  onSaved: (task: DdnsTaskView) => void;
+}
+
+const CALLBACK_VARS = '#{ip} #{domain} #{sub} #{root} #{recordType} #{ttl} #{id} #{secret}';
+
+export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<TaskFormValues>();
+  const [saving, setSaving] = useState(false);
+  const layout = useDialogLayout(920);
+  const [initial] = useState<TaskFormValues>(() => (task ? taskToValues(task) : newTaskValues()));
+  const mode = Form.useWatch('mode', form) ?? initial.mode;
+  const provider = (Form.useWatch(['dns', 'provider'], form) ?? initial.dns.provider) as DdnsProvider;
+  const recordType = Form.useWatch('recordType', form) ?? initial.recordType;
+  const resolverCheck = Form.useWatch('resolverCheck', form);
+  const proxyType = Form.useWatch(['proxy', 'type'], form) ?? initial.proxy.type;
+  const cbNoCheck = Form.useWatch(['dns', 'callback', 'disableSuccessCheck'], form);
+  const cbMethod = Form.useWatch(['dns', 'callback', 'method'], form);
+  const webhookTest = useWebhookTest();
+  const [pending, setPending] = useState<{ name: (string | number)[]; errors: string[] }[] | null>(null);
+  const webhookOn = Form.useWatch(['webhook', 'enabled'], form);
+  useEffect(() => {
+    if (!pending) return;
+    // Wait until the fields it names are on screen (they appear with their mode or switch).
+    const needs = (root: string) => pending.some((f) => f.name[0] === root);
+    if (pending.some((f) => isCustomizedField(f.name)) && mode !== 'customized') return;
+    if (needs('webhook') && !webhookOn) return;
+    if (needs('dnsServers') && !resolverCheck) return;
+    const fields = pending;
+    setPending(null);
+    // A field that has only just been rendered registers with the form a moment later.
+    const apply = (tries: number) => {
+      form.setFields(fields as never);
+      if (form.getFieldError(fields[0].name as never).length === 0 && tries < 20) {
+        setTimeout(() => apply(tries + 1), 25);
+        return;
+      }
+      form.scrollToField(fields[0].name, { block: 'center' });
+    };
+    apply(0);
+  }, [pending, form, mode, webhookOn, resolverCheck]);
+  const customized = mode === 'customized';
+
+  const textOf = (issue: FieldIssue) => {
+    const text = issueText(t, issue, issue.field);
+    const line = lineOf(issue.field);
+    return line ? t('ddns.onLine', { line, text }) : text;
+  };
+
+  /** Puts each problem on its form item; answers whether any had one. */
+  const showIssues = (issues: FieldIssue[]) => {
+    const byField = new Map<string, { name: (string | number)[]; errors: string[] }>();
+    const loose: string[] = [];
+    for (const issue of issues) {
+      const name = formFieldOf(issue.field);
+      if (name.length === 0) {
+        loose.push(textOf(issue));
+        continue;
+      }
+      const k = name.join('.');
+      const entry = byField.get(k) ?? { name, errors: [] };
+      const text = textOf(issue);
+      if (!entry.errors.includes(text)) entry.errors.push(text);
+      byField.set(k, entry);
+    }
+    const fields = [...byField.values()];
+    if (fields.some((f) => isCustomizedField(f.name))) form.setFieldValue('mode', 'customized');
+    if (fields.some((f) => f.name[0] === 'webhook')) form.setFieldValue(['webhook', 'enabled'], true);
+    if (fields.some((f) => f.name[0] === 'dnsServers')) form.setFieldValue('resolverCheck', true);
+    // Applied once the fields of customized mode / the webhook have mounted (effect below).
+    if (fields.length > 0) setPending(fields);
+    for (const text of loose) void message.error({ content: text, duration: 10 });
+  };
+
+  const currentValues = (): TaskFormValues => ({ ...initial, ...form.getFieldsValue(true) });
+
+  const submit = async () => {
+    const input = valuesToInput(currentValues());
+    const issues = checkTaskInput(input);
+    if (issues.length > 0) {
+      showIssues(issues);
+      return;
+    }
+    setSaving(true);
+    try {
+      const reply = task ? await updateTask(task.key, input) : await createTask(input);
+      void message.success(t(task ? 'ddns.taskSaved' : 'ddns.taskAdded'));
+      onSaved(reply.task);
+    } catch (err) {
+      const issue = issueOfError(err);
+      if (issue) showIssues([issue]);
+      else {
+        const text = errorText(err, t);
+        if (text) void message.error({ content: text, duration: errorDuration(err) });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const runWebhookTest = () => {
+    const webhook = valuesToWebhook(currentValues().webhook);
+    const issues = checkWebhookForTest(webhook).map((i) => ({ ...i, field: `webhook.${i.field}` }));
+    if (issues.length > 0) {
+      if (!webhook.enabled) form.setFieldValue(['webhook', 'enabled'], true);
+      showIssues(issues);
+      return;
+    }
+    void webhookTest.run(() => testWebhook(webhook, task?.key ?? ''));
+  };
+
+  const onValuesChange = (changed: Partial<TaskFormValues>) => {
+    // A message from the last save goes once its field is edited.
+    const stale = changedPaths(changed).filter((name) => form.getFieldError(name as never).length > 0);
+    if (stale.length > 0) form.setFields(stale.map((name) => ({ name, errors: [] })) as never);
+    if (changed.recordType) {
+      form.setFieldValue(
+        ['ipSource', 'urls'],
+        urlsForRecordType(form.getFieldValue(['ipSource', 'urls']), changed.recordType),
+      );
+      const preset = form.getFieldValue(['dns', 'callback', 'preset']) as string;
+      if (preset && preset !== 'other')
+        form.setFieldValue(
+          ['dns', 'callback'],
+          applyCallbackPreset(form.getFieldValue(['dns', 'callback']), preset, changed.recordType),
+        );
+    }
+  };
+
+  const creds = credentialFields(provider);
+  const info = DDNS_PROVIDER_INFO[provider];
+
+  return (
+    <Modal
+      open={open}
+      title={task ? t('ddns.editTask') : t('ddns.addTask')}
+      onCancel={onClose}
+      width={layout.width}
+      style={layout.style}
+      className={`ddns-task-dialog ${layout.className}`}
+      mask={{ closable: false }}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onClose} disabled={saving}>
+          {t('common.cancel')}
+        </Button>,
+        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="ddns-task-save">
+          {t('common.save')}
+        </Button>,
+      ]}
+    >
+      <Form<TaskFormValues>
+        form={form}
+        name="ddnsTask"
+        initialValues={initial}
+        onValuesChange={onValuesChange}
+        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
+        labelCol={layout.fullScreen ? undefined : { flex: '160px' }}
+        labelWrap
+        colon={false}
+        data-testid="ddns-task-form"
+      >
+        <Form.Item
+          name="mode"
+          label={t('ddns.mode')}
+          extra={t(customized ? 'ddns.modeCustomizedHelp' : 'ddns.modeEasyHelp')}
+        >
+          <Segmented
+            options={[
+              { value: 'easy', label: t('ddns.mode_easy') },
+              { value: 'customized', label: t('ddns.mode_customized') },
+            ]}
+            data-testid="ddns-mode"
+          />
+        </Form.Item>
+
+        <Divider titlePlacement="start" className="ddns-section">
+          {t('ddns.sectionBasic')}
+        </Divider>
+        <Form.Item label={t('ddns.name')}>
+          <Space wrap>
+            <Form.Item name="name" noStyle>
+              <Input
+                placeholder={t('ddns.namePlaceholder')}
+                maxLength={L.name.max}
+                style={{ width: 260 }}
+                data-testid="ddns-name"
+              />
+            </Form.Item>
+            <Form.Item name="enabled" valuePropName="checked" noStyle>
+              <Switch checkedChildren={t('common.enabled')} unCheckedChildren={t('common.disabled')} />
+            </Form.Item>
+          </Space>
+        </Form.Item>
+        <Form.Item name="recordType" label={t('ddns.recordType')}>
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: 'A', label: t('ddns.recordA') },
+              { value: 'AAAA', label: t('ddns.recordAAAA') },
+            ]}
+            data-testid="ddns-record-type"
+          />
+        </Form.Item>
+        <Form.Item name={['dns', 'provider']} label={t('ddns.provider')} extra={t(`ddns.providerHelp_${provider}`)}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ maxWidth: 360 }}
+            options={DDNS_PROVIDERS.map((p) => ({ value: p, label: t(`ddns.provider_${p}`) }))}
+            data-testid="ddns-provider"
+          />
+        </Form.Item>
+        {creds.map((c) => (
+          <Form.Item
+            key={`${provider}-${c.field}`}
+            name={['dns', c.field]}
+            label={t(`ddns.${c.labelKey}`)}
+            required={c.required}
+            extra={c.field === 'secret' && task ? t('ddns.secretKeptHelp', { mask: SECRET_MASK }) : undefined}
+          >
+            {c.field === 'secret' ? (
+              <Input.Password
+                autoComplete="new-password"
+                style={{ maxWidth: 480 }}
+                data-testid={`ddns-cred-${c.field}`}
+              />
+            ) : (
+              <Input
+                autoComplete="off"
+                style={{ maxWidth: 480 }}
+                placeholder={PLACEHOLDERS[provider]?.[c.field] ?? (c.required ? '' : t('ddns.optional'))}
+                data-testid={`ddns-cred-${c.field}`}
+              />
+            )}
+          </Form.Item>
+        ))}
+        {provider === 'rfc2136' && (
+          <Form.Item name={['dns', 'tsigAlgorithm']} label={t('ddns.cred_tsigAlgorithm')}>
+            <Select style={{ width: 200 }} options={TSIG_ALGORITHMS.map((a) => ({ value: a, label: a }))} />
+          </Form.Item>
+        )}
+        {provider === 'callback' && (
+          <div className="ddns-callback" data-testid="ddns-callback">
+            <Form.Item name={['dns', 'callback', 'preset']} label={t('ddns.callbackPreset')}>
+              <Select
+                style={{ maxWidth: 360 }}
+                placeholder={t('ddns.callbackPresetPlaceholder')}
+                onChange={(id: string) =>
+                  form.setFieldValue(
+                    ['dns', 'callback'],
+                    applyCallbackPreset(form.getFieldValue(['dns', 'callback']), id, recordType),
+                  )
+                }
+                options={[
+                  ...DDNS_CALLBACK_PRESETS.map((p) => ({ value: p.id, label: t(`ddns.callbackPreset_${p.id}`) })),
+                  { value: 'other', label: t('ddns.callbackPreset_other') },
+                ]}
+              />
+            </Form.Item>
+            <Form.Item label={t('ddns.callbackUrl')} required extra={t('ddns.callbackVars', { vars: CALLBACK_VARS })}>
+              <Space.Compact block>
+                <Form.Item name={['dns', 'callback', 'method']} noStyle>
+                  <Select
+                    style={{ width: 110 }}
+                    placeholder={t('ddns.method')}
+                    options={DDNS_HTTP_METHODS.map((m) => ({ value: m, label: m }))}
+                  />
+                </Form.Item>
+                <Form.Item name={['dns', 'callback', 'url']} noStyle>
+                  <Input placeholder="https://example.com/update?host=#{domain}&ip=#{ip}" />
+                </Form.Item>
+              </Space.Compact>
+            </Form.Item>
+            <Form.Item
+              name={['dns', 'callback', 'headers']}
+              label={t('ddns.headers')}
+              extra={t('ddns.callbackHeadersHelp')}
+            >
+              <Input.TextArea autoSize={{ minRows: 1, maxRows: 5 }} />
+            </Form.Item>
+            {cbMethod && cbMethod !== 'GET' && (
+              <Form.Item name={['dns', 'callback', 'body']} label={t('ddns.body')}>
+                <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} className="mono" />
+              </Form.Item>
+            )}
+            <Form.Item label={t('ddns.successStrings')} extra={t('ddns.successStringsHelp')}>
+              <Form.Item name={['dns', 'callback', 'successStrings']} noStyle>
+                <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} disabled={cbNoCheck} />
+              </Form.Item>
+              <Form.Item name={['dns', 'callback', 'disableSuccessCheck']} valuePropName="checked" noStyle>
+                <Checkbox className="ddns-inline-check">{t('ddns.disableSuccessCheck')}</Checkbox>
+              </Form.Item>
+            </Form.Item>
+          </div>
+        )}
+        <Form.Item name="domains" label={t('ddns.domains')} required extra={<DomainsHelp />}>
+          <Input.TextArea
+            autoSize={{ minRows: 3, maxRows: 10 }}
+            className="mono"
+            placeholder={'nas.example.com\nwww:example.com\n@:example.com?proxied=true'}
+            data-testid="ddns-domains"
+          />
+        </Form.Item>
+
+        <Divider titlePlacement="start" className="ddns-section">
+          {t('ddns.sectionIp')}
+        </Divider>
+        <IpSourceFields recordType={recordType} />
+
+        <Form.Item
+          name="ttl"
+          label={t('ddns.ttl')}
+          extra={t('ddns.ttlHelp', { min: info.minTtl, def: info.defaultTtl })}
+        >
+          <InputNumber<number>
+            min={L.ttl.min}
+            max={L.ttl.max}
+            precision={0}
+            suffix={t('common.secondsShort')}
+            style={{ width: 180 }}
+          />
+        </Form.Item>
+
+        {customized && (
+          <>
+            <Divider titlePlacement="start" className="ddns-section">
+              {t('ddns.sectionSync')}
+            </Divider>
+            <Form.Item
+              name="forceInterval"
+              label={t('ddns.forceInterval')}
+              extra={t('ddns.forceIntervalHelp')}
+              rules={[rangeRule(t, L.forceInterval, 'err_rangeForceInterval')]}
+            >
+              <InputNumber<number>
+                precision={0}
+                suffix={t('common.secondsShort')}
+                style={{ width: 180 }}
+                data-testid="ddns-force-interval"
+              />
+            </Form.Item>
+            <Form.Item
+              name="httpTimeout"
+              label={t('ddns.httpTimeout')}
+              extra={t('ddns.httpTimeoutHelp')}
+              rules={[rangeRule(t, L.httpTimeout, 'err_rangeTimeout')]}
+            >
+              <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />
+            </Form.Item>
+            <Form.Item
+              name="resolverCheck"
+              label={t('ddns.resolverCheck')}
+              valuePropName="checked"
+              extra={t('ddns.resolverCheckHelp')}
+            >
+              <Switch />
+            </Form.Item>
+            {resolverCheck && (
+              <Form.Item name="dnsServers" label={t('ddns.dnsServers')} extra={t('ddns.dnsServersHelp')}>
+                <Input.TextArea
+                  autoSize={{ minRows: 2, maxRows: 6 }}
+                  className="mono"
+                  placeholder={'1.1.1.1\n223.5.5.5:53'}
+                />
+              </Form.Item>
+            )}
+            <Form.Item name="apiNetwork" label={t('ddns.apiNetwork')} extra={t('ddns.apiNetworkHelp')}>
+              <Radio.Group
+                optionType="button"
+                options={(['auto', 'ipv4', 'ipv6'] as const).map((x) => ({ value: x, label: t(`ddns.network_${x}`) }))}
+              />
+            </Form.Item>
+            <Form.Item label={t('ddns.proxy')} extra={t('ddns.proxyHelp')}>
+              <Space wrap>
+                <Form.Item name={['proxy', 'type']} noStyle>
+                  <Select
+                    style={{ width: 170 }}
+                    options={(['none', 'http', 'https', 'socks5'] as const).map((x) => ({
+                      value: x,
+                      label: t(`ddns.proxy_${x}`),
+                    }))}
+                  />
+                </Form.Item>
+                {proxyType !== 'none' && (
+                  <>
+                    <Form.Item name={['proxy', 'address']} noStyle>
+                      <Input placeholder={t('ddns.proxyAddressPlaceholder')} style={{ width: 200 }} />
+                    </Form.Item>
+                    <Form.Item name={['proxy', 'user']} noStyle>
+                      <Input placeholder={t('ddns.proxyUser')} style={{ width: 140 }} autoComplete="off" />
+                    </Form.Item>
+                    <Form.Item name={['proxy', 'password']} noStyle>
+                      <Input.Password
+                        placeholder={t('ddns.proxyPassword')}
+                        style={{ width: 160 }}
+                        autoComplete="new-password"
+                      />
+                    </Form.Item>
+                  </>
+                )}
+              </Space>
+            </Form.Item>
+
+            <Divider titlePlacement="start" className="ddns-section">
+              {t('ddns.sectionWebhook')}
+            </Divider>
+            <WebhookFields
+              prefix={['webhook']}
+              taskProxy
+              testing={webhookTest.testing}
+              onTest={runWebhookTest}
+              testId="ddns-task-webhook"
+            />
+          </>
+        )}
+        {!customized && <Alert type="info" showIcon className="ddns-easy-note" title={t('ddns.easyNote')} />}
+      </Form>
+      {webhookTest.resultModal}
+    </Modal>
+  );
+}
+
+function DomainsHelp() {
+  const { t } = useTranslation();
+  return (
+    <div className="ddns-help">
+      <div>{t('ddns.domainsHelp1')}</div>
+      <div>{t('ddns.domainsHelp2')}</div>
+      <div>{t('ddns.domainsHelp3')}</div>
+    </div>
+  );
+}

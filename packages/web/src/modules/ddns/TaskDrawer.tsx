@@ -1,0 +1,202 @@
+// A task's history: its log (newest first), the IP it got over time, the webhook calls and
+// each domain's last status changes.
+import { ReloadOutlined } from '@ant-design/icons';
+import type { DdnsLogEntry, DdnsTaskView } from '@lucky/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Empty, Table, Tabs, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useWindowSize } from '../../hooks/useWindowSize';
+import { ddnsKeys, fetchTaskLogs } from './api';
+import { domainMessage } from './errors';
+import { fmtTime } from './format';
+import { StatusTag } from './TaskCard';
+
+export type DrawerTab = 'log' | 'ip' | 'webhook' | 'domains';
+
+export interface TaskDrawerProps {
+  task: DdnsTaskView | null;
+  tab: DrawerTab;
+  onTab: (tab: DrawerTab) => void;
+  intervalMs: number;
+  onClose: () => void;
+}
+
+const LEVEL_COLOR: Record<DdnsLogEntry['level'], string> = { error: 'error', warn: 'warning', info: 'blue' };
+
+export function TaskDrawer({ task, tab, onTab, intervalMs, onClose }: TaskDrawerProps) {
+  const { t } = useTranslation();
+  const { width } = useWindowSize();
+  return (
+    <Drawer
+      open={task !== null}
+      onClose={onClose}
+      size={width <= 768 ? '100%' : Math.min(900, width - 48)}
+      destroyOnHidden
+      title={t('ddns.drawerTitle', { name: task?.name || t('ddns.unnamed') })}
+      data-testid="ddns-task-drawer"
+    >
+      {task && (
+        <Tabs
+          activeKey={tab}
+          onChange={(k) => onTab(k as DrawerTab)}
+          items={[
+            { key: 'log', label: t('ddns.log'), children: <TaskLog taskKey={task.key} intervalMs={intervalMs} /> },
+            { key: 'ip', label: t('ddns.ipHistory'), children: <IpHistory task={task} /> },
+            { key: 'webhook', label: t('ddns.webhookHistory'), children: <WebhookHistory task={task} /> },
+            { key: 'domains', label: t('ddns.domainHistory'), children: <DomainHistory task={task} /> },
+          ]}
+        />
+      )}
+    </Drawer>
+  );
+}
+
+function TaskLog({ taskKey, intervalMs }: { taskKey: string; intervalMs: number }) {
+  const { t } = useTranslation();
+  const query = useQuery({
+    queryKey: ddnsKeys.logs(taskKey),
+    queryFn: ({ signal }) => fetchTaskLogs(taskKey, signal),
+    refetchInterval: intervalMs,
+    refetchIntervalInBackground: false,
+  });
+  return (
+    <div data-testid="ddns-task-log">
+      <Button
+        icon={<ReloadOutlined />}
+        loading={query.isFetching}
+        onClick={() => void query.refetch()}
+        className="ddns-drawer-toolbar"
+      >
+        {t('common.refresh')}
+      </Button>
+      <Table<DdnsLogEntry>
+        size="small"
+        rowKey={(r) => `${r.time}-${r.text}`}
+        loading={query.isPending}
+        dataSource={query.data?.logs ?? []}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        locale={{ emptyText: t('ddns.noLogs') }}
+        scroll={{ x: 560 }}
+        columns={[
+          {
+            title: t('ddns.colTime'),
+            dataIndex: 'time',
+            width: 170,
+            render: (v: string) => <span className="mono ddns-nowrap">{fmtTime(v)}</span>,
+          },
+          {
+            title: t('ddns.colLevel'),
+            dataIndex: 'level',
+            width: 90,
+            render: (v: DdnsLogEntry['level']) => <Tag color={LEVEL_COLOR[v]}>{t(`ddns.level_${v}`)}</Tag>,
+          },
+          {
+            title: t('ddns.colMessage'),
+            dataIndex: 'text',
+            render: (v: string) => <span className="mono ddns-log-text">{v}</span>,
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+function IpHistory({ task }: { task: DdnsTaskView }) {
+  const { t } = useTranslation();
+  return (
+    <Table
+      size="small"
+      rowKey={(r) => `${r.time}-${r.ip}`}
+      dataSource={task.state.ipHistory}
+      pagination={false}
+      locale={{ emptyText: <Empty description={t('ddns.noIpHistory')} /> }}
+      data-testid="ddns-ip-history"
+      columns={[
+        {
+          title: t('ddns.colTime'),
+          dataIndex: 'time',
+          width: 200,
+          render: (v: string) => <span className="mono ddns-nowrap">{fmtTime(v)}</span>,
+        },
+        { title: t('ddns.colIp'), dataIndex: 'ip', render: (v: string) => <span className="mono">{v}</span> },
+      ]}
+    />
+  );
+}
+
+function WebhookHistory({ task }: { task: DdnsTaskView }) {
+  const { t } = useTranslation();
+  return (
+    <Table
+      size="small"
+      rowKey={(r) => `${r.time}-${r.target}`}
+      dataSource={task.state.webhookHistory}
+      pagination={false}
+      scroll={{ x: 640 }}
+      locale={{ emptyText: <Empty description={t('ddns.noWebhookHistory')} /> }}
+      data-testid="ddns-webhook-history"
+      columns={[
+        {
+          title: t('ddns.colTime'),
+          dataIndex: 'time',
+          width: 170,
+          render: (v: string) => <span className="mono ddns-nowrap">{fmtTime(v)}</span>,
+        },
+        {
+          title: t('ddns.colResult'),
+          dataIndex: 'ok',
+          width: 90,
+          render: (ok: boolean) => (
+            <Tag color={ok ? 'success' : 'error'}>{t(ok ? 'ddns.callOk' : 'ddns.callFailed')}</Tag>
+          ),
+        },
+        {
+          title: t('ddns.colTarget'),
+          dataIndex: 'target',
+          width: 110,
+          render: (v: string) => t(`ddns.webhookTarget_${v}`),
+        },
+        { title: t('ddns.colAttempts'), dataIndex: 'attempts', width: 80 },
+        { title: t('ddns.httpStatus'), dataIndex: 'status', width: 90, render: (v?: number) => v ?? '—' },
+        { title: t('ddns.colMessage'), dataIndex: 'msg' },
+      ]}
+    />
+  );
+}
+
+function DomainHistory({ task }: { task: DdnsTaskView }) {
+  const { t } = useTranslation();
+  const rows = task.state.domains.flatMap((d) =>
+    d.history.map((h, i) => ({
+      key: `${d.line}-${i}`,
+      fqdn: d.fqdn || d.line,
+      ...h,
+      code: i === 0 ? d.code : undefined,
+    })),
+  );
+  return (
+    <Table
+      size="small"
+      rowKey="key"
+      dataSource={rows}
+      pagination={false}
+      scroll={{ x: 640 }}
+      locale={{ emptyText: <Empty description={t('ddns.noDomainHistory')} /> }}
+      columns={[
+        { title: t('ddns.colDomain'), dataIndex: 'fqdn', render: (v: string) => <span className="mono">{v}</span> },
+        { title: t('ddns.colStatus'), dataIndex: 'status', width: 150, render: (v) => <StatusTag status={v} /> },
+        {
+          title: t('ddns.colTime'),
+          dataIndex: 'time',
+          width: 170,
+          render: (v: string) => <span className="mono ddns-nowrap">{fmtTime(v)}</span>,
+        },
+        {
+          title: t('ddns.colMessage'),
+          dataIndex: 'msg',
+          render: (v: string | undefined, r) => domainMessage(t, r.status, r.code, v) || '—',
+        },
+      ]}
+    />
+  );
+}

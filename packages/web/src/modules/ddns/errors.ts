@@ -1,0 +1,93 @@
+// Failures of the DDNS calls in the user's language. The server names a stable code
+// (`DDNS_MESSAGES`) with its numbers and the field; the form's own check runs the same shared
+// schema and produces the same codes, so both read the same `ddns.err_<code>` texts.
+import { BACKEND_ERROR_DISPLAY_MS, DDNS_MESSAGES, DDNS_RUNTIME_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
+import { ApiError } from '../../api/client';
+
+export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+export interface Issue {
+  code: DdnsErrorCode;
+  params?: Record<string, unknown>;
+}
+
+/** A problem with the field it belongs to (the server's path, e.g. `ipSource.urls.1`). */
+export interface FieldIssue extends Issue {
+  field: string;
+}
+
+export const isIssueCode = (c: unknown): c is DdnsErrorCode => typeof c === 'string' && Object.hasOwn(DDNS_MESSAGES, c);
+
+/** The spec's range messages (§5) for the numbers that have one. */
+const RANGE_KEYS: Record<string, string> = {
+  forceInterval: 'err_rangeForceInterval',
+  firstCheckDelay: 'err_rangeFirstCheckDelay',
+  interval: 'err_rangeInterval',
+  httpTimeout: 'err_rangeTimeout',
+  'webhook.timeout': 'err_rangeTimeout',
+};
+
+const PROVIDER_CODES = new Set<DdnsErrorCode>(['idRequired', 'secretRequired', 'serverRequired']);
+
+export function issueText(t: Translate, { code, params = {} }: Issue, field = ''): string {
+  if (code === 'tooSmall' || code === 'tooBig') {
+    const range = RANGE_KEYS[field];
+    if (range) return t(`ddns.${range}`);
+  }
+  const vars: Record<string, unknown> = { min: '?', max: '?', values: '', provider: '', ...params };
+  if (Array.isArray(params.values)) vars.values = params.values.join(', ');
+  if (PROVIDER_CODES.has(code) && typeof params.provider === 'string')
+    vars.provider = t(`ddns.provider_${params.provider}`);
+  return t(`ddns.err_${code}`, vars);
+}
+
+/** The field and code of a refused call, when the server named them. */
+export function issueOfError(err: unknown): FieldIssue | undefined {
+  if (!(err instanceof ApiError) || err.kind !== 'ret') return undefined;
+  const reply = err.reply as (ApiError['reply'] & { params?: Record<string, unknown> }) | undefined;
+  if (!reply || !isIssueCode(reply.code)) return undefined;
+  return { field: reply.field ?? '', code: reply.code, params: reply.params ?? {} };
+}
+
+/** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */
+export function errorText(err: unknown, t: Translate): string | undefined {
+  const issue = issueOfError(err);
+  if (issue) return issueText(t, issue, issue.field);
+  if (err instanceof ApiError) {
+    if (err.kind === 'session' || err.kind === 'aborted') return undefined;
+    return err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Backend errors stay two minutes (spec §9); transport failures a few seconds. */
+export function errorDuration(err: unknown): number {
+  return err instanceof ApiError && (err.kind === 'ret' || err.kind === 'http') ? BACKEND_ERROR_DISPLAY_MS / 1000 : 6;
+}
+
+/** A runtime reason (domain status, IP error) in the user's language, with the server's detail. */
+export function reasonText(t: Translate, code: string | undefined, msg: string | undefined): string {
+  const known = code !== undefined && Object.hasOwn(DDNS_RUNTIME_MESSAGES, code);
+  const head = known ? t(`ddns.reason_${code}`) : '';
+  const detail = (msg ?? '').trim();
+  if (!head) return detail;
+  if (!detail || detail === DDNS_RUNTIME_MESSAGES[code as keyof typeof DDNS_RUNTIME_MESSAGES]) return head;
+  return `${head}: ${detail}`;
+}
+
+/** A domain's message: the reason in the user's language, or what was written (`created A 203.0.113.10`). */
+export function domainMessage(t: Translate, status: string, code: string | undefined, msg: string | undefined): string {
+  const done = status === 'succeeded' ? /^(created|updated)\b\s*(.*)$/.exec(msg ?? '') : null;
+  if (done) return done[2] ? `${t(`ddns.result_${done[1]}`)} · ${done[2]}` : t(`ddns.result_${done[1]}`);
+  return reasonText(t, code, msg);
+}
+
+/** A whole number in the range; the message is the spec's own for that field (`ddns.err_range…`). */
+export function rangeRule(t: Translate, range: { min: number; max: number }, key: string) {
+  return {
+    validator: (_: unknown, value: unknown) =>
+      typeof value === 'number' && Number.isInteger(value) && value >= range.min && value <= range.max
+        ? Promise.resolve()
+        : Promise.reject(new Error(t(`ddns.${key}`))),
+  };
+}
