@@ -107,7 +107,9 @@ describe('reload keeps what an edit does not touch', () => {
     expect((await pf.rule(otherKey)).state).toBe('running');
     expect(view.lastLogs[0]).toMatchObject({ level: 2 });
     // The module reports it too, next to the module in the overview.
-    const status = (await pf.call('GET', '/api/status')).body.data.modules[0];
+    const status = (await pf.call('GET', '/api/status')).body.data.modules.find(
+      (m: { key: string }) => m.key === 'portforward',
+    );
     expect(status).toMatchObject({ key: 'portforward', state: 'running' });
     expect(status.error).toMatch(/could not be started/);
     await pf.call('DELETE', `/api/portforward/rules/${res.body.key}`);
