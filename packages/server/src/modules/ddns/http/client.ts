@@ -2,7 +2,11 @@
 // (proxy, address family, TLS verification) tuple, cached and closed with the module.
 import type net from 'node:net';
 import tls from 'node:tls';
-import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+
+// undici is ~20 MB resident: loaded on the first request, not when the module is listed.
+const loadUndici = () => import('undici');
+
 import { socks5Connector } from './socks5.js';
 
 export interface ProxySpec {
@@ -80,10 +84,14 @@ export class HttpClients {
     return { rejectUnauthorized: verify, ...(ca ? { ca } : {}) };
   }
 
-  dispatcher(o: ClientOptions = {}): Dispatcher {
+  private async dispatcher(o: ClientOptions = {}): Promise<Dispatcher> {
     const verify = o.verify !== false;
     const key = JSON.stringify([o.proxy ?? null, o.family ?? 0, verify, Boolean(o.fresh)]);
     let d = this.dispatchers.get(key);
+    if (d) return d;
+    const { Agent, ProxyAgent } = await loadUndici();
+    // Another request may have made it while undici was loading.
+    d = this.dispatchers.get(key);
     if (d) return d;
     const tlsOpts = this.tlsOptions(verify);
     const connections = this.options.connections ?? 16;
@@ -135,8 +143,9 @@ export class HttpClients {
     req.signal?.addEventListener('abort', onStop, { once: true });
     const max = req.maxBytes ?? 1 << 20;
     try {
+      const { request } = await loadUndici();
       const res = await request(req.url, {
-        dispatcher: this.dispatcher(o),
+        dispatcher: await this.dispatcher(o),
         method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body,
