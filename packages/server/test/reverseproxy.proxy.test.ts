@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type net from 'node:net';
 import { Readable } from 'node:stream';
@@ -165,6 +166,20 @@ describe('reverse proxy', () => {
     // Client, proxy and back end share this process: 512 MiB went through, memory must not follow.
     expect(peak - rss0).toBeLessThan(96 * MiB);
   }, 30_000);
+
+  it('streams a chunked upload of unknown length sent with "Expect: 100-continue" (curl -T -)', async () => {
+    const curl = spawn('curl', ['-s', '-S', '-T', '-', '-H', 'Host: big.test', `http://127.0.0.1:${port}/up`], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    curl.stdout.on('data', (d) => {
+      out += d;
+    });
+    zeros(8 * MiB).pipe(curl.stdin);
+    const code = await new Promise((r) => curl.once('exit', r));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({ received: 8 * MiB });
+  });
 
   it('passes a client disconnect mid-body on to the back end', async () => {
     aborted.length = 0;

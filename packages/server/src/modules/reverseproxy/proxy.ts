@@ -21,6 +21,8 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'http2-settings',
   'host',
+  // Node has already answered "100 Continue" to the client; undici refuses to send `expect` on.
+  'expect',
 ]);
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
