@@ -1,10 +1,10 @@
 // Failures of the DDNS calls in the user's language. The server names a stable code
 // (`DDNS_MESSAGES`) with its numbers and the field; the form's own check runs the same shared
 // schema and produces the same codes, so both read the same `ddns.err_<code>` texts.
-import { BACKEND_ERROR_DISPLAY_MS, DDNS_MESSAGES, DDNS_RUNTIME_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
-import { ApiError } from '../../api/client';
+import { DDNS_MESSAGES, DDNS_RUNTIME_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
+import { callErrorText, codedIssueOf, type Translate } from '../../api/callErrors';
 
-export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+export { errorDuration, type Translate } from '../../api/callErrors';
 
 export interface Issue {
   code: DdnsErrorCode;
@@ -43,26 +43,12 @@ export function issueText(t: Translate, { code, params = {} }: Issue, field = ''
 
 /** The field and code of a refused call, when the server named them. */
 export function issueOfError(err: unknown): FieldIssue | undefined {
-  if (!(err instanceof ApiError) || err.kind !== 'ret') return undefined;
-  const reply = err.reply as (ApiError['reply'] & { params?: Record<string, unknown> }) | undefined;
-  if (!reply || !isIssueCode(reply.code)) return undefined;
-  return { field: reply.field ?? '', code: reply.code, params: reply.params ?? {} };
+  return codedIssueOf(err, isIssueCode);
 }
 
 /** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */
 export function errorText(err: unknown, t: Translate): string | undefined {
-  const issue = issueOfError(err);
-  if (issue) return issueText(t, issue, issue.field);
-  if (err instanceof ApiError) {
-    if (err.kind === 'session' || err.kind === 'aborted') return undefined;
-    return err.message;
-  }
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** Backend errors stay two minutes (spec §9); transport failures a few seconds. */
-export function errorDuration(err: unknown): number {
-  return err instanceof ApiError && (err.kind === 'ret' || err.kind === 'http') ? BACKEND_ERROR_DISPLAY_MS / 1000 : 6;
+  return callErrorText(err, isIssueCode, (issue) => issueText(t, issue, issue.field));
 }
 
 /** A runtime reason (domain status, IP error) in the user's language, with the server's detail. */

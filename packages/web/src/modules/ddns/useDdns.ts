@@ -1,12 +1,13 @@
 // Server state of the screen: the task list (polled at the chosen interval) and the actions
 // on it, each refreshing what it changed.
-import type { DdnsTaskListResponse, DdnsTaskView } from '@lucky/shared';
+import type { DdnsTaskView } from '@lucky/shared';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { makeAttempt, patchListItem } from '../../hooks/listActions';
 import { ddnsKeys, deleteTask, enableTask, fetchTasks, saveSettings, syncTask } from './api';
-import { errorDuration, errorText } from './errors';
+import { errorText } from './errors';
 
 export function useTasks(intervalMs: number) {
   return useQuery({
@@ -19,11 +20,7 @@ export function useTasks(intervalMs: number) {
 
 /** Puts a task the server just answered into the cached list, so a switch does not flicker back. */
 export function patchTask(qc: QueryClient, task: DdnsTaskView): void {
-  qc.setQueryData<DdnsTaskListResponse>(ddnsKeys.tasks, (old) => {
-    if (!old) return old;
-    const found = old.list.some((x) => x.key === task.key);
-    return { ...old, list: found ? old.list.map((x) => (x.key === task.key ? task : x)) : [...old.list, task] };
-  });
+  patchListItem(qc, ddnsKeys.tasks, task);
 }
 
 export function useDdnsActions() {
@@ -33,19 +30,7 @@ export function useDdnsActions() {
 
   return useMemo(() => {
     const refresh = () => qc.invalidateQueries({ queryKey: ddnsKeys.tasks });
-    const attempt = async <T>(run: () => Promise<T>, done?: (r: T) => void): Promise<boolean> => {
-      try {
-        const r = await run();
-        done?.(r);
-        return true;
-      } catch (err) {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, key: text, duration: errorDuration(err) });
-        return false;
-      } finally {
-        void refresh();
-      }
-    };
+    const attempt = makeAttempt(message, (err) => errorText(err, t), refresh);
     return {
       refresh,
       setTaskEnabled: (key: string, enabled: boolean) =>

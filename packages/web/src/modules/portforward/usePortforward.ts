@@ -1,12 +1,13 @@
 // Server state of the screen: the rule list (polled at the chosen interval)
 // and the actions on it, each refreshing what it changed.
-import type { PortforwardListResponse, PortforwardRuleView } from '@lucky/shared';
+import type { PortforwardRuleView } from '@lucky/shared';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { makeAttempt, patchListItem } from '../../hooks/listActions';
 import { clearLogs, deleteRule, enableRule, fetchRules, pfKeys, saveSettings } from './api';
-import { errorDuration, errorText } from './errors';
+import { errorText } from './errors';
 
 export function useRules(intervalMs: number) {
   return useQuery({
@@ -20,11 +21,7 @@ export function useRules(intervalMs: number) {
 
 /** Puts a rule the server just answered into the cached list, so the switch does not flicker back. */
 export function patchRule(qc: QueryClient, rule: PortforwardRuleView): void {
-  qc.setQueryData<PortforwardListResponse>(pfKeys.rules, (old) => {
-    if (!old) return old;
-    const found = old.list.some((r) => r.key === rule.key);
-    return { ...old, list: found ? old.list.map((r) => (r.key === rule.key ? rule : r)) : [...old.list, rule] };
-  });
+  patchListItem(qc, pfKeys.rules, rule);
 }
 
 export function usePortforwardActions() {
@@ -34,20 +31,7 @@ export function usePortforwardActions() {
 
   return useMemo(() => {
     const refresh = () => qc.invalidateQueries({ queryKey: pfKeys.all });
-    /** Runs a call; a failure is shown (translated) and answers false. */
-    const attempt = async <T>(run: () => Promise<T>, done?: (r: T) => void): Promise<boolean> => {
-      try {
-        const r = await run();
-        done?.(r);
-        return true;
-      } catch (err) {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, key: text, duration: errorDuration(err) });
-        return false;
-      } finally {
-        void refresh();
-      }
-    };
+    const attempt = makeAttempt(message, (err) => errorText(err, t), refresh);
     return {
       refresh,
       setRuleEnabled: (key: string, enabled: boolean) =>
