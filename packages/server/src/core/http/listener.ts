@@ -22,7 +22,7 @@ export class DualListener {
   constructor(handler: Handler, tls: KeyPair) {
     this.http = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.https = https.createServer({ key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' }, handler);
-    this.server = net.createServer({ pauseOnConnect: false }, (socket) => this.dispatch(socket));
+    this.server = net.createServer({ pauseOnConnect: false, noDelay: true }, (socket) => this.dispatch(socket));
     this.server.on('error', () => undefined);
   }
 

@@ -36,7 +36,9 @@ export class RuleListener {
     opts: ListenerOptions,
   ) {
     this.configure(opts);
-    this.server = net.createServer((socket) => this.dispatch(socket));
+    // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
+    // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
+    this.server = net.createServer({ noDelay: true }, (socket) => this.dispatch(socket));
     this.server.on('error', () => undefined);
   }
 
