@@ -1,12 +1,13 @@
-// Helpers for the web service tests: a real server with the module passed in explicitly (it is
-// not in THE module list until its screen exists), rule calls through the API, loopback back ends.
+// Helpers for the web service tests: a real server with THE module list, rule calls through the
+// API, loopback back ends.
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { modules } from '../src/modules/index.js';
-import { reverseproxyModule } from '../src/modules/reverseproxy/index.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 export { freePort } from './portforward-helpers.js';
@@ -22,7 +23,7 @@ export interface Rp {
 }
 
 export async function startRp(): Promise<Rp> {
-  const s = await startTestServer({ modules: [...modules, reverseproxyModule] });
+  const s = await startTestServer();
   const token = await s.login();
   const call: Rp['call'] = (method, path, body) => s.call(method, path, { token, body });
   return {
@@ -94,6 +95,18 @@ export async function curl(args: string[]): Promise<{ status: number; headers: s
   const headers = text.slice(0, split);
   const status = Number(/^HTTP\/[\d.]+ (\d+)/.exec(headers)?.[1] ?? 0);
   return { status, headers, body: text.slice(split + 4) };
+}
+
+/** curl with the body kept as bytes (written to a file by curl, then read back). */
+export async function curlBytes(args: string[]): Promise<{ status: number; raw: Buffer }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'lucky-curl-'));
+  try {
+    const out = path.join(dir, 'body');
+    const { stdout } = await run('curl', ['-s', '-S', '--max-time', '10', '-o', out, '-w', '%{http_code}', ...args]);
+    return { status: Number(stdout), raw: await readFile(out) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** A plain HTTP request with an explicit Host header (no DNS needed). */

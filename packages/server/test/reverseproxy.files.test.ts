@@ -2,19 +2,25 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './harness.js';
-import { curl, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+import { curl, curlBytes, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
 
 let rp: Rp;
 let port: number;
 let base: string;
+let root: string;
+/** Larger than the in-memory limit: streamed from disk. */
+const big = Buffer.alloc(300 * 1024, 0);
+for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 251;
 
 beforeAll(async () => {
   rp = await startRp();
   base = await tempDir('lucky-files-');
-  const root = path.join(base, 'root');
+  root = path.join(base, 'root');
   await fs.mkdir(path.join(root, 'sub'), { recursive: true });
   await fs.mkdir(path.join(root, 'site'), { recursive: true });
   await fs.writeFile(path.join(root, 'hello.txt'), '0123456789');
+  await fs.writeFile(path.join(root, 'big.bin'), big);
+  await fs.writeFile(path.join(root, 'page.html'), '<p>v1</p>');
   await fs.writeFile(path.join(root, '.secret'), 'hidden');
   await fs.writeFile(path.join(root, 'sub', 'a b.txt'), 'spaced');
   await fs.writeFile(path.join(root, 'site', 'index.html'), '<h1>home</h1>');
@@ -56,6 +62,50 @@ describe('file server', () => {
     expect(part.headers['content-range']).toBe('bytes 2-4/10');
     expect((await get(port, '/sub/a%20b.txt', 'f.test')).body).toBe('spaced');
     expect((await get(port, '/inside-link.txt', 'f.test')).body).toBe('0123456789');
+  });
+
+  it('answers HEAD, If-Modified-Since, suffix and open ranges, 416, content types; streams large files', async () => {
+    const h = await get(port, '/hello.txt', 'f.test', {}, 'HEAD');
+    expect(h.status).toBe(200);
+    expect(h.headers['content-length']).toBe('10');
+    expect(h.body).toBe('');
+    const lm = String(h.headers['last-modified']);
+    expect((await get(port, '/hello.txt', 'f.test', { 'if-modified-since': lm })).status).toBe(304);
+    expect((await get(port, '/hello.txt', 'f.test', { range: 'bytes=-3' })).body).toBe('789');
+    expect((await get(port, '/hello.txt', 'f.test', { range: 'bytes=7-' })).body).toBe('789');
+    const bad = await get(port, '/hello.txt', 'f.test', { range: 'bytes=20-30' });
+    expect(bad.status).toBe(416);
+    expect(bad.headers['content-range']).toBe('bytes */10');
+    // If-Range with another validator: the whole file, not a part of a file that may have changed.
+    expect((await get(port, '/hello.txt', 'f.test', { range: 'bytes=0-1', 'if-range': '"other"' })).status).toBe(200);
+    expect((await get(port, '/hello.txt', 'f.test')).headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect((await get(port, '/page.html', 'f.test')).headers['content-type']).toBe('text/html; charset=utf-8');
+
+    const c = await curlBytes(['-H', 'Host: f.test', `http://127.0.0.1:${port}/big.bin`]);
+    expect(c.status).toBe(200);
+    expect(Buffer.compare(c.raw, big)).toBe(0);
+    const part = await curlBytes(['-H', 'Host: f.test', '-r', '100000-200000', `http://127.0.0.1:${port}/big.bin`]);
+    expect(part.status).toBe(206);
+    expect(Buffer.compare(part.raw, big.subarray(100000, 200001))).toBe(0);
+  });
+
+  it('shows a changed file within a second (lookups are cached that long)', async () => {
+    expect((await get(port, '/page.html', 'f.test')).body).toBe('<p>v1</p>');
+    await fs.writeFile(path.join(root, 'page.html'), '<p>version 2</p>');
+    const until = Date.now() + 3000;
+    let body = '';
+    while (Date.now() < until && body !== '<p>version 2</p>') {
+      body = (await get(port, '/page.html', 'f.test')).body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(body).toBe('<p>version 2</p>');
+    await fs.rm(path.join(root, 'page.html'));
+    let status = 200;
+    while (Date.now() < until + 2000 && status === 200) {
+      status = (await get(port, '/page.html', 'f.test')).status;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(404);
   });
 
   it('lists directories when switched on, serves the default homepage, hides dot files', async () => {

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import type http from 'node:http';
-import path from 'node:path';
 import type { ReverseproxyService } from '@lucky/shared';
-import send from 'send';
+import { FileCache } from './fileCache.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
 import { underPrefix } from './router.js';
+import { sendFileEntry } from './staticFile.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -16,15 +16,14 @@ function mountFor(s: ReverseproxyService, urlPath: string) {
     .sort((a, b) => b.urlPath.length - a.urlPath.length)[0];
 }
 
-/** Inside `root` (both real paths)? */
-const inside = (root: string, p: string) =>
-  p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+/** One cache for all rules: keys are mount directory + path, so rules sharing a directory share it. */
+const cache = new FileCache();
 
 /**
  * Static files from local mounts. The path is confined three ways: decoded
  * segments may not be `..` (so `%2e%2e` is refused too), the joined path must
  * stay under the mount, and its real path (symlinks resolved) must too.
- * Range requests, ETag and Last-Modified come from `send`.
+ * Lookups are cached for a second (fileCache.ts); small files are answered from memory.
  */
 export async function serveFiles(
   req: AnyRequest,
@@ -35,7 +34,9 @@ export async function serveFiles(
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return sendPage(res, 405, '', { allow: 'GET, HEAD', ...extraHeaders });
-  const rawPath = (req.url ?? '/').split('?')[0];
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
   const mount = mountFor(s, rawPath);
   if (!mount) return sendPage(res, 404, '', extraHeaders, head);
   const base = mount.urlPath.endsWith('/') ? mount.urlPath.slice(0, -1) : mount.urlPath;
@@ -50,71 +51,27 @@ export async function serveFiles(
     return sendPage(res, 403, '', extraHeaders, head);
   if (!s.hiddenFiles && segments.some((x) => x.startsWith('.'))) return sendPage(res, 404, '', extraHeaders, head);
 
-  let root: string;
-  let real: string;
-  try {
-    root = await fs.realpath(mount.dir);
-    const joined = path.join(root, ...segments);
-    if (!inside(root, joined)) return sendPage(res, 403, '', extraHeaders, head);
-    real = await fs.realpath(joined);
-  } catch {
-    return sendPage(res, 404, '', extraHeaders, head);
-  }
-  if (!inside(root, real)) return sendPage(res, 403, '', extraHeaders, head);
+  const found = cache.lookup(mount.dir, segments);
+  const entry = found instanceof Promise ? await found : found;
+  if (entry.kind === 'outside') return sendPage(res, 403, '', extraHeaders, head);
+  if (entry.kind === 'missing') return sendPage(res, 404, '', extraHeaders, head);
+  if (entry.kind === 'file') return sendFileEntry(req, res, entry, extraHeaders);
 
-  const stat = await fs.stat(real).catch(() => undefined);
-  if (!stat) return sendPage(res, 404, '', extraHeaders, head);
-  if (stat.isDirectory()) {
-    if (!rawPath.endsWith('/')) {
-      const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';
-      (res as http.ServerResponse).writeHead(301, { location: `${rawPath}/${query}`, ...extraHeaders });
-      res.end();
-      return;
-    }
-    if (s.indexFile) {
-      const index = await fs.realpath(path.join(real, s.indexFile)).catch(() => undefined);
-      const indexStat = index && inside(root, index) ? await fs.stat(index).catch(() => undefined) : undefined;
-      if (index && indexStat?.isFile()) return sendFile(req, res, root, index, extraHeaders);
-    }
-    if (!s.listDirs) return sendPage(res, 403, 'Directory listing is off.', extraHeaders, head);
-    return listDirectory(res, real, rawPath, mount.name, s, extraHeaders, head);
+  // A directory: slash first, then the homepage, then the listing if it is on.
+  if (!rawPath.endsWith('/')) {
+    (res as http.ServerResponse).writeHead(301, {
+      location: `${rawPath}/${q < 0 ? '' : url.slice(q)}`,
+      ...extraHeaders,
+    });
+    res.end();
+    return;
   }
-  if (!stat.isFile()) return sendPage(res, 404, '', extraHeaders, head);
-  return sendFile(req, res, root, real, extraHeaders);
-}
-
-function sendFile(
-  req: AnyRequest,
-  res: AnyResponse,
-  root: string,
-  file: string,
-  extraHeaders: Record<string, string>,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const rel = path
-      .relative(root, file)
-      .split(path.sep)
-      .map((x) => encodeURIComponent(x))
-      .join('/');
-    const stream = send(req as http.IncomingMessage, `/${rel}`, {
-      root,
-      dotfiles: 'allow', // hidden files were refused above when they are off
-      index: false,
-      etag: true,
-      lastModified: true,
-      cacheControl: !extraHeaders['cache-control'],
-    });
-    stream.on('headers', (r: http.ServerResponse) => {
-      for (const [k, v] of Object.entries(extraHeaders)) r.setHeader(k, v);
-    });
-    stream.on('error', (err: { status?: number }) => {
-      sendPage(res, err.status && err.status >= 400 ? err.status : 500, '', extraHeaders, req.method === 'HEAD');
-      resolve();
-    });
-    stream.on('end', () => resolve());
-    res.on('close', () => resolve());
-    stream.pipe(res as http.ServerResponse);
-  });
+  if (s.indexFile) {
+    const index = await cache.lookup(mount.dir, [...segments, s.indexFile]);
+    if (index.kind === 'file') return sendFileEntry(req, res, index, extraHeaders);
+  }
+  if (!s.listDirs) return sendPage(res, 403, 'Directory listing is off.', extraHeaders, head);
+  return listDirectory(res, entry.real, rawPath, mount.name, s, extraHeaders, head);
 }
 
 async function listDirectory(
