@@ -58,7 +58,10 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
       url,
       scheme,
       userAgent: String(req.headers['user-agent'] ?? ''),
-      time: new Date().toISOString(),
+      // Made only when a template asks for it: most requests never do.
+      get time() {
+        return new Date().toISOString();
+      },
     },
   };
 }

@@ -160,7 +160,10 @@ export function upstreamHeaders(
 const pathOf = (req: AnyRequest) => (req.url?.startsWith('/') ? req.url : '/');
 
 /** Answer headers from undici's raw list: names lower-case, hop-by-hop dropped, repeated names as lists. */
-export function responseHeadersOf(raw: Buffer[]): Record<string, string | string[]> {
+export function responseHeadersOf(
+  raw: Buffer[],
+  extra: Record<string, string> = {},
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i].toString('latin1').toLowerCase();
@@ -173,6 +176,7 @@ export function responseHeadersOf(raw: Buffer[]): Record<string, string | string
   const listed = out.connection;
   for (const name of HOP_BY_HOP) delete out[name];
   if (listed) for (const name of String(listed).split(',')) delete out[name.trim().toLowerCase()];
+  for (const name in extra) out[name] = extra[name];
   return out;
 }
 
@@ -202,7 +206,7 @@ class Attempt {
     if (status < 200) return true; // 1xx: Node answers 100-continue to the client itself
     const res = this.res as http.ServerResponse;
     this.answered = true;
-    res.writeHead(status, { ...responseHeadersOf(raw), ...this.extra });
+    res.writeHead(status, responseHeadersOf(raw, this.extra));
     // A small answer arrives with its headers: send both in one write.
     if (typeof res.cork === 'function') {
       res.cork();
