@@ -77,4 +77,28 @@ describe('/api/ssl', () => {
       server.close();
     }
   });
+
+  it('the admin console answers with a stored certificate for its name, its own one for other names', async () => {
+    const port = s.server.port;
+    const peer = (servername?: string) =>
+      new Promise<{ san: string; cn: string }>((resolve, reject) => {
+        const c = tls.connect({ port, host: '127.0.0.1', servername, rejectUnauthorized: false }, () => {
+          const cert = c.getPeerCertificate();
+          resolve({ san: cert.subjectaltname ?? '', cn: String(cert.subject?.CN ?? '') });
+          c.destroy();
+        });
+        c.on('error', reject);
+      });
+    const before = await peer('nas.example.org');
+    expect(before.san).not.toContain('nas.example.org');
+    const nas = await makeCert(['nas.example.org']);
+    const added = await call('POST', '/api/ssl', { CertBase64: b64(nas.cert), KeyBase64: b64(nas.key) });
+    expect(added.body.ret).toBe(0);
+    expect((await peer('nas.example.org')).san).toBe('DNS:nas.example.org');
+    // Another name, or none (a bare IP address): the console's own certificate, as before.
+    expect(await peer('other.example.org')).toEqual(before);
+    expect(await peer(undefined)).toEqual(before);
+    expect((await call('DELETE', `/api/ssl?key=${added.body.key}`)).body.ret).toBe(0);
+    expect(await peer('nas.example.org')).toEqual(before);
+  });
 });

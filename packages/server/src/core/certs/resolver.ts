@@ -44,6 +44,36 @@ export class CertResolver {
     return this.fallback;
   }
 
+  /** The certificate stored for `servername` itself (exact or wildcard), never the default one. */
+  match(servername: string): LoadedCert | undefined {
+    const c = servername ? this.pick(servername) : undefined;
+    return c && c !== this.fallback ? c : this.matchesFallback(c, servername);
+  }
+
+  /** The default certificate also counts when it names the server itself. */
+  private matchesFallback(c: LoadedCert | undefined, servername: string): LoadedCert | undefined {
+    if (!c) return undefined;
+    const name = servername.toLowerCase().replace(/\.$/, '');
+    const dot = name.indexOf('.');
+    return c.leaf.domains.some((d) => d === name || (dot > 0 && d === `*.${name.slice(dot + 1)}`)) ? c : undefined;
+  }
+
+  /**
+   * SNICallback for a listener with its own certificate (the admin console): a stored
+   * certificate for the requested name wins; any other name gets the listener's own.
+   */
+  matchingSniCallback(
+    opts: ResolveOptions = {},
+  ): (servername: string, cb: (err: Error | null, ctx?: tls.SecureContext) => void) => void {
+    return (servername, cb) => {
+      try {
+        cb(null, this.match(servername) ? this.contextFor(servername, opts) : undefined);
+      } catch (err) {
+        cb(err as Error);
+      }
+    };
+  }
+
   /** Whether some enabled certificate exists (a listener without one cannot offer HTTPS). */
   hasAny(): boolean {
     return this.pick(undefined) !== undefined;

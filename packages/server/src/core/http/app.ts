@@ -5,6 +5,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { matchApiToken } from '../auth/sessions.js';
+import { certResolverFor } from '../certs/resolver.js';
+import { certStoreFor } from '../certs/store.js';
 import type { Core } from '../core.js';
 import { isLanAddress } from '../net/lan.js';
 import type { KeyPair } from '../tls/adminCert.js';
@@ -64,7 +66,10 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       return ENTRANCE_MISS;
     },
     serverFactory: (handler) => {
-      listener = new DualListener(handler, tls);
+      // The console answers with a stored certificate for its own name (e.g. nas.example.com),
+      // and with its self-signed one for any other name or a bare IP address.
+      const sni = certResolverFor(certStoreFor(core.store)).matchingSniCallback({ minVersion: 'TLSv1.2' });
+      listener = new DualListener(handler, tls, sni);
       return listener.http;
     },
   });

@@ -1,10 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type { SecureContext } from 'node:tls';
 import type { KeyPair } from '../tls/adminCert.js';
 import { splitByFirstByte } from './firstByte.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+type SniCallback = (servername: string, cb: (err: Error | null, ctx?: SecureContext) => void) => void;
 
 const FIRST_BYTE_TIMEOUT_MS = 15_000;
 
@@ -19,9 +21,13 @@ export class DualListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
 
-  constructor(handler: Handler, tls: KeyPair) {
+  /** `sni` may answer a stored certificate for the requested name; without one, `tls` is used. */
+  constructor(handler: Handler, tls: KeyPair, sni?: SniCallback) {
     this.http = http.createServer({ keepAliveTimeout: 65_000 }, handler);
-    this.https = https.createServer({ key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' }, handler);
+    this.https = https.createServer(
+      { key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2', ...(sni ? { SNICallback: sni } : {}) },
+      handler,
+    );
     this.server = net.createServer({ pauseOnConnect: false, noDelay: true }, (socket) => this.dispatch(socket));
     this.server.on('error', () => undefined);
   }
