@@ -295,7 +295,7 @@ describe('port forwarding screen', () => {
     // A PEM file goes through api/getfilebase64 and lands in the text box.
     const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
     await page
-      .locator('.pf-pem')
+      .locator('.pem-input')
       .first()
       .locator('input[type=file]')
       .setInputFiles({ name: 'cert.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pem) });

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
 # Debian packages the test suite drives for real: the browser and its CJK font, oathtool
-# (independent TOTP codes), openssl, tar, curl, iproute2, and the DNS peers (PowerDNS, BIND 9).
-exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 pdns-server pdns-backend-sqlite3 sqlite3 bind9
+# (independent TOTP codes), openssl, tar, curl, iproute2, iptables (firewall auto-allow, tested in a
+# network namespace), and the DNS peers (PowerDNS, BIND 9).
+exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables pdns-server pdns-backend-sqlite3 sqlite3 bind9

@@ -30,12 +30,27 @@ export async function copyText(text: string): Promise<boolean> {
   return ok;
 }
 
-export function CopyButton({ text, label }: { text: string; label?: string }) {
+export interface CopyButtonProps {
+  text: string;
+  label?: string;
+  /** Just the icon (the label becomes the tooltip and the accessible name), e.g. inside a table cell. */
+  iconOnly?: boolean;
+  size?: 'small' | 'middle' | 'large';
+  'data-testid'?: string;
+}
+
+export function CopyButton({ text, label, iconOnly, size, 'data-testid': testId }: CopyButtonProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [copied, setCopied] = useState(false);
+  const name = label ?? t('common.copy');
   return (
     <Button
+      size={size}
+      type={iconOnly ? 'text' : undefined}
+      title={iconOnly ? name : undefined}
+      aria-label={iconOnly ? name : undefined}
+      data-testid={testId}
       icon={copied ? <CheckOutlined /> : <CopyOutlined />}
       onClick={async () => {
         if (await copyText(text)) {
@@ -47,7 +62,7 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
         }
       }}
     >
-      {label ?? t('common.copy')}
+      {iconOnly ? null : name}
     </Button>
   );
 }

@@ -31,6 +31,14 @@ describe('parseCertPair', () => {
     expect(pemFromInput(Buffer.from(a.cert).toString('base64'))).toBe(a.cert.trim());
     expect(pemFromInput(a.cert)).toBe(a.cert.trim());
   });
+
+  it('takes PEM text with lines before the first block (openssl pkcs12 -nodes output)', async () => {
+    const a = await makeCert(['a.test']);
+    const bundle = `Bag Attributes\n    localKeyID: 01 02\nsubject=CN = a.test\nissuer=CN = a.test\n${a.cert}\nBag Attributes\n${a.key}`;
+    expect(pemFromInput(bundle)).toBe(bundle.trim());
+    const p = parseCertPair(pemFromInput(bundle), pemFromInput(bundle));
+    expect(p.chain[0].domains).toEqual(['a.test']);
+  });
 });
 
 function fakeStore(list: LoadedCert[]): CertStore {

@@ -75,9 +75,14 @@ export function parseCertPair(certPem: string, keyPem: string): ParsedPair {
   };
 }
 
-/** Decode base64 of PEM text (what /api/getfilebase64 answers); PEM text itself passes through. */
+/**
+ * Decode base64 of PEM text (what /api/getfilebase64 answers); PEM text itself
+ * passes through, also with text before the first block (`openssl pkcs12
+ * -nodes` writes "Bag Attributes" lines there). '-' is not a base64 character,
+ * so a BEGIN line anywhere means PEM text.
+ */
 export function pemFromInput(value: string): string {
   const t = value.trim();
-  if (t.startsWith('-----BEGIN')) return t;
+  if (t.includes('-----BEGIN ')) return t;
   return Buffer.from(t, 'base64').toString('utf8');
 }

@@ -1,5 +1,6 @@
 import type { ModuleKey } from '@lucky/shared';
 import { certResolverFor } from '../certs/resolver.js';
+import { HostFirewall } from '../net/firewall.js';
 import { certStoreFor } from '../certs/store.js';
 import type { ConfigStore } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
@@ -38,6 +39,18 @@ export class ModuleSupervisor {
     private readonly configDir: string,
   ) {
     for (const def of defs) this.slots.set(def.key, { def, timers: new Set(), state: 'stopped' });
+  }
+
+  private hostFirewall: HostFirewall | undefined;
+
+  /**
+   * One host firewall for all modules. LUCKY_FIREWALL_NETNS runs its iptables calls in that
+   * network namespace (the tests' own, so they never touch the host's tables).
+   */
+  private firewall(): HostFirewall {
+    const ns = process.env.LUCKY_FIREWALL_NETNS;
+    this.hostFirewall ??= new HostFirewall(this.log.child('firewall'), ns ? ['ip', 'netns', 'exec', ns] : []);
+    return this.hostFirewall;
   }
 
   keys(): ModuleKey[] {
@@ -164,6 +177,7 @@ export class ModuleSupervisor {
       },
       saveConfig: (next) => this.saveConfig(key, next),
       certs: certResolverFor(certStoreFor(this.store)),
+      firewall: this.firewall(),
     };
     slot.state = 'starting';
     try {

@@ -1,6 +1,7 @@
 import type { ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
 import type { CertResolver } from '../certs/resolver.js';
+import type { HostFirewall } from '../net/firewall.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
 
@@ -28,6 +29,8 @@ export interface ModuleContext {
   saveConfig(next: unknown): Promise<void>;
   /** The core's certificate store, asked per TLS handshake (SNI); set by the supervisor. */
   certs?: CertResolver;
+  /** Opens host firewall ports for rules that ask for it (iptables / ip6tables); set by the supervisor. */
+  firewall?: HostFirewall;
 }
 
 export interface ModuleRuntime<C> {

@@ -2,8 +2,8 @@
 import { ACCESS_MODES, isCidrOrIp } from '@lucky/shared';
 import { Form, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { TagListInput } from '../../components/TagListInput';
 import { checkAccessList, type RuleFormValues } from './ruleForm';
-import { TagListInput } from './TagListInput';
 import { issueRule } from './validators';
 
 export function RuleAccessFields() {

@@ -3,6 +3,7 @@
 import { type ForwardType, isTargetAddress, PORTFORWARD_LIMITS, parsePortList, proxyCount } from '@lucky/shared';
 import { Form, Input, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { TagListInput } from '../../components/TagListInput';
 import { ForwardTypesInput } from './ForwardTypesInput';
 import {
   checkForwardLoop,
@@ -13,7 +14,6 @@ import {
   checkTargetPorts,
   type RuleFormValues,
 } from './ruleForm';
-import { TagListInput } from './TagListInput';
 import { issueRule } from './validators';
 
 const unbracket = (s: string) => s.replace(/^\[(.*)\]$/, '$1');

@@ -3,7 +3,7 @@
 import { type ForwardType, TLS_MODES } from '@lucky/shared';
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PemInput } from './PemInput';
+import { PemInput } from '../../components/PemInput';
 import { checkTlsMode, checkTlsPair, hasTcp, type RuleFormValues } from './ruleForm';
 import { issueRule } from './validators';
 

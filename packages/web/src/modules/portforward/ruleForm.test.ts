@@ -212,12 +212,3 @@ describe('messages', () => {
     expect(issueText(t, { code: 'portConflict', params: { protocol: 'udp' } })).toContain('"protocol":"UDP"');
   });
 });
-
-describe('PEM files', () => {
-  it('decodes the base64 answer of api/getfilebase64 as UTF-8 text', async () => {
-    const { decodeBase64Text } = await import('./PemInput');
-    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
-    expect(decodeBase64Text(btoa(pem))).toBe(pem);
-    expect(decodeBase64Text('w6k=')).toBe('é');
-  });
-});

@@ -1,8 +1,9 @@
-// Security (/safe): sessions, two-factor login, API tokens, access from outside.
+// Security (/safe): sessions, two-factor login, API tokens, access from outside, certificates.
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AccessTab } from './AccessTab';
 import { ApiTokensTab } from './ApiTokensTab';
+import { CertsTab } from './CertsTab';
 import { SessionsTab } from './SessionsTab';
 import { TwoFATab } from './TwoFATab';
 
@@ -21,6 +22,7 @@ export default function SafeScreen() {
           { key: '2fa', label: t('safe.tab2fa'), children: <TwoFATab /> },
           { key: 'tokens', label: t('safe.tabTokens'), children: <ApiTokensTab /> },
           { key: 'access', label: t('safe.tabAccess'), children: <AccessTab /> },
+          { key: 'certs', label: t('safe.tabCerts'), children: <CertsTab /> },
         ]}
       />
     </div>

@@ -1,7 +1,7 @@
-// A list of short entries (addresses, CIDRs) typed as tags. Comma, space,
-// semicolon or a new line separate entries; text still in the box when it
-// loses focus is kept too, so nothing typed is silently dropped. Entries the
-// check refuses are shown in red.
+// A list of short entries (addresses, CIDRs, origins) typed as tags, used by
+// the module screens. Comma, space, semicolon or a new line separate entries;
+// text still in the box when it loses focus is kept too, so nothing typed is
+// silently dropped. Entries the check refuses are shown in red.
 import { Select, Tag } from 'antd';
 import { useState } from 'react';
 
@@ -53,7 +53,7 @@ export function TagListInput({ value = [], onChange, id, placeholder, isValid, .
           closable={closable}
           onClose={onClose}
           onMouseDown={(e) => e.preventDefault()}
-          className="mono pf-tag-entry"
+          className="mono tag-list-entry"
         >
           {label}
         </Tag>
