@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../config/atomicWrite.js';
+import { makeSelfSigned } from './selfSigned.js';
 
 export interface KeyPair {
   cert: string;
@@ -27,29 +28,13 @@ export async function loadAdminCertificate(configDir: string): Promise<KeyPair> 
   }
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const host = os.hostname();
-  // Loaded only when a certificate must be made: it is large and needed once.
-  const { generate } = await import('selfsigned');
-  const pems = await generate([{ name: 'commonName', value: 'Lucky console' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 10 * 365 * 86400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          ...(host && host !== 'localhost' ? [{ type: 2 as const, value: host }] : []),
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
+  const pems = makeSelfSigned({
+    commonName: 'Lucky console',
+    dnsNames: ['localhost', ...(host && host !== 'localhost' && /^[a-z0-9.-]+$/i.test(host) ? [host] : [])],
+    ips: ['127.0.0.1', '::1'],
+    days: 10 * 365,
   });
-  await writeFileAtomic(keyFile, pems.private, 0o600);
+  await writeFileAtomic(keyFile, pems.key, 0o600);
   await writeFileAtomic(certFile, pems.cert, 0o644);
-  return { cert: pems.cert, key: pems.private };
+  return { cert: pems.cert, key: pems.key };
 }
