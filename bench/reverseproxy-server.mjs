@@ -1,5 +1,5 @@
-// The built server with the web service module added to THE module list (the module is not in
-// it until its screen exists). Used by bench/reverseproxy.mjs and the streaming memory test.
+// The built server in one process (no supervising parent), announcing its admin port and PID on
+// stdout. Used by bench/reverseproxy.mjs and the streaming memory test.
 // Usage: node bench/reverseproxy-server.mjs CONFIG_DIR [ADMIN_PORT=0]
 // Prints one JSON line {"port": <admin port>, "pid": <pid>} once the admin API answers; SIGTERM stops it.
 import path from 'node:path';
@@ -7,8 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/server/dist');
 const { startServer } = await import(path.join(dist, 'core/server.js'));
-const { modules } = await import(path.join(dist, 'modules/index.js'));
-const { reverseproxyModule } = await import(path.join(dist, 'modules/reverseproxy/index.js'));
 
 const [configDir, port = '0'] = process.argv.slice(2);
 if (!configDir) {
@@ -20,7 +18,6 @@ const server = await startServer({
   port: Number(port),
   host: '127.0.0.1',
   stdoutLogs: false,
-  modules: [...modules, reverseproxyModule],
 });
 process.stdout.write(`${JSON.stringify({ port: server.port, pid: process.pid })}\n`);
 const stop = async () => {

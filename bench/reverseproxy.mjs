@@ -3,8 +3,8 @@
 // wrk HTTP/1.1 keep-alive (small and 10 KiB answers: requests/s and p99 latency), h2load HTTP/2
 // over TLS (h2 by ALPN, one self-signed certificate for all three), and static files vs nginx
 // (10 KiB: requests/s; 100 MiB: throughput). Runs are short and interleaved (drift hits all alike).
-// The module is not in THE module list yet, so the built server runs through
-// bench/reverseproxy-server.mjs, which adds it; the rule is made through the REST API.
+// The built server runs through bench/reverseproxy-server.mjs (one process, no supervising
+// parent); the rule is made through the REST API.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';

@@ -43,7 +43,7 @@ function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<{ v
 
 describe('module supervisor', () => {
   it('THE list holds the modules whose issues landed (no placeholder modules)', () => {
-    expect(moduleList.map((m) => m.key)).toEqual(['ddns', 'portforward']);
+    expect(moduleList.map((m) => m.key)).toEqual(['ddns', 'portforward', 'reverseproxy']);
   });
 
   it('starts in order, stops in reverse, lists modules, and keeps the previous state when a change fails', async () => {

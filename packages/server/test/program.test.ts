@@ -34,10 +34,12 @@ describe('program calls', () => {
     expect(r.data.connections.adminHttp).toBeGreaterThanOrEqual(1);
     expect(r.data.interfaces.some((i: { name: string }) => i.name === 'lo')).toBe(true);
     // THE module list, each with its state: the DDNS runtime runs with its service switch off
-    // (it answers the task list); port forwarding is stopped until switched on.
+    // (it answers the task list); port forwarding is stopped until switched on; the web service
+    // runs with no rule (nothing listens until a rule is added).
     expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual([
       ['ddns', 'running'],
       ['portforward', 'stopped'],
+      ['reverseproxy', 'running'],
     ]);
   });
 

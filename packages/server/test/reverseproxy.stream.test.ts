@@ -1,6 +1,5 @@
 // 1 GiB up and 1 GiB down through the proxy, with the memory of the PROXY process flat: the built
-// server runs in its own process (bench/reverseproxy-server.mjs adds the module, which is not in
-// THE module list yet), curl streams, the back end is in this process, and the server's RSS is
+// server runs in its own process (bench/reverseproxy-server.mjs), curl streams, the back end is in this process, and the server's RSS is
 // read from /proc/<pid>/status during the transfers. A behaviour check, not a timing.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -114,6 +114,25 @@ describe('TLS', () => {
     expect((await handshake(port13, 'one.test', { ALPNProtocols: ['h2', 'http/1.1'] })).alpn).toBe('http/1.1');
   });
 
+  it('speaks h2c (prior knowledge) on the plain side only where it is switched on', async () => {
+    const h2cPort = await freePort();
+    await rp.addRule({
+      port: h2cPort,
+      listenTypes: 'http',
+      h2c: true,
+      subRules: [{ domains: ['one.test'], targets: [a.url] }],
+    });
+    const on = await curl(['--http2-prior-knowledge', '-H', 'Host: one.test', `http://127.0.0.1:${h2cPort}/c?y=2`]);
+    expect(on.headers).toMatch(/^HTTP\/2 200/);
+    expect(JSON.parse(on.body).url).toBe('/c?y=2');
+    // HTTP/1.1 still works on the same port.
+    expect((await get(h2cPort, '/c', 'one.test')).status).toBe(200);
+    // Off (the default): the preface is not HTTP/1.1, the connection is refused.
+    await expect(
+      curl(['--http2-prior-knowledge', '-H', 'Host: one.test', `http://127.0.0.1:${port}/c`]),
+    ).rejects.toThrow();
+  });
+
   it('enforces the minimum TLS version, and an HTTPS-only rule refuses plain HTTP', async () => {
     await expect(handshake(port13, 'one.test', { maxVersion: 'TLSv1.2' })).rejects.toThrow();
     expect((await handshake(port13, 'one.test')).version).toBe('TLSv1.3');

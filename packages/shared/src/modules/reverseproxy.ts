@@ -43,6 +43,32 @@ export const REVERSEPROXY_MESSAGES = {
   portConflict: 'another rule listens on this address and port',
 } as const;
 export type ReverseproxyMessage = keyof typeof REVERSEPROXY_MESSAGES;
+
+/** Notes a rule's `status.warnings` carries; the web shows its own translation of each. */
+export const REVERSEPROXY_WARNINGS = {
+  http3Unsupported: 'HTTP/3 is not supported by this runtime; HTTP/1.1 and HTTP/2 serve',
+  /** Followed by ": " and the reason (no iptables, not root, …). */
+  firewallFailed: 'the host firewall could not be opened for this port',
+  noCertificate: 'no certificate is stored: HTTPS handshakes fail',
+} as const;
+export type ReverseproxyWarning = keyof typeof REVERSEPROXY_WARNINGS;
+
+/** Request values that targets, redirect targets and texts expand as `{name}` (or the ancestor's `#{name}`). */
+export const REVERSEPROXY_VARIABLES = [
+  'clientIP',
+  'remoteIP',
+  'host',
+  'port',
+  'hostAndPort',
+  'method',
+  'path',
+  'url',
+  'scheme',
+  'userAgent',
+  'time',
+] as const;
+export type ReverseproxyVariable = (typeof REVERSEPROXY_VARIABLES)[number];
+
 const M = REVERSEPROXY_MESSAGES;
 const L = REVERSEPROXY_LIMITS;
 
@@ -244,10 +270,12 @@ const ruleShape = {
     .default('')
     .refine((a) => a === '' || isIp(a.replace(/^\[|\]$/g, '')), M.listenAddressInvalid),
   port: z.number().int().min(1).max(65535).default(16666),
-  /** Stored; opening the host firewall is not done by this runtime yet. */
+  /** Open the port in the host firewall (iptables / ip6tables) while the rule runs. */
   firewallAutoAllow: z.boolean().default(false),
   minTlsVersion: z.enum(TLS_MIN_VERSIONS).default('TLSv1.2'),
   http2: z.boolean().default(true),
+  /** HTTP/2 without TLS (prior knowledge, the "PRI *" preface) on the plain side; off by default. */
+  h2c: z.boolean().default(false),
   /** Stored; reported as unsupported by the runtime. */
   http3: z.boolean().default(false),
   defaultRule: reverseproxyDefaultRuleSchema.default(reverseproxyDefaultRuleSchema.parse({})),

@@ -6,8 +6,9 @@ const screen = { screen: lazy(async () => ({ default: () => null })) };
 
 describe('module routes', () => {
   it('registers the screens this build has', () => {
-    expect(Object.keys(MODULE_SCREENS)).toEqual(['ddns', 'portforward']);
-    expect(moduleRoutes().map((r) => r.path)).toEqual(['ddns', 'portforward']);
+    expect(Object.keys(MODULE_SCREENS)).toEqual(['ddns', 'portforward', 'reverseproxy']);
+    expect(moduleRoutes().map((r) => r.path)).toEqual(['ddns', 'portforward', 'web']);
+    expect(hasModuleScreen('reverseproxy')).toBe(true);
     expect(hasModuleScreen('portforward')).toBe(true);
     expect(hasModuleScreen('ddns')).toBe(true);
     expect(hasModuleScreen('wol')).toBe(false);

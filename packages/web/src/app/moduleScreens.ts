@@ -15,6 +15,7 @@ export type ModuleScreenTable = Partial<Record<ModuleKey, ModuleScreen>>;
 export const MODULE_SCREENS: ModuleScreenTable = {
   ddns: { screen: lazy(() => import('../modules/ddns/DdnsScreen')) },
   portforward: { screen: lazy(() => import('../modules/portforward/PortforwardScreen')) },
+  reverseproxy: { screen: lazy(() => import('../modules/reverseproxy/ReverseproxyScreen')) },
 };
 
 /** Route titles the spec gives module screens (§2); the others have none. */

@@ -10,7 +10,7 @@ const TLS_HANDSHAKE = 0x16;
 export function splitByFirstByte(
   socket: net.Socket,
   timeoutMs: number,
-  route: (socket: net.Socket, isTls: boolean) => void,
+  route: (socket: net.Socket, isTls: boolean, first: Buffer) => void,
 ): void {
   socket.on('error', () => socket.destroy());
   socket.setTimeout(timeoutMs, () => socket.destroy());
@@ -18,7 +18,7 @@ export function splitByFirstByte(
     socket.setTimeout(0);
     socket.pause();
     socket.unshift(chunk);
-    route(socket, chunk[0] === TLS_HANDSHAKE);
+    route(socket, chunk[0] === TLS_HANDSHAKE, chunk);
     process.nextTick(() => socket.resume());
   });
 }

@@ -1,10 +1,10 @@
 import type { ModuleKey } from '@lucky/shared';
 import { certResolverFor } from '../certs/resolver.js';
-import { HostFirewall } from '../net/firewall.js';
 import { certStoreFor } from '../certs/store.js';
 import type { ConfigStore } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
+import { HostFirewall } from '../net/firewall.js';
 import type { ModuleContext, ModuleDefinition, ModuleRuntime, ModuleState, ModuleStatus } from './types.js';
 
 const STOP_TIME_LIMIT_MS = 5000;

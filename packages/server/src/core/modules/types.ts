@@ -1,9 +1,9 @@
 import type { ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
 import type { CertResolver } from '../certs/resolver.js';
-import type { HostFirewall } from '../net/firewall.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
+import type { HostFirewall } from '../net/firewall.js';
 
 export type ModuleState = 'stopped' | 'starting' | 'running' | 'error';
 

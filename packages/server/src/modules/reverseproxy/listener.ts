@@ -11,7 +11,10 @@ export type AnyResponse = http.ServerResponse | http2.Http2ServerResponse;
 export type RequestHandler = (req: AnyRequest, res: AnyResponse) => void;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void;
 
-export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVersion' | 'http2'>;
+export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c'>;
+
+/** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 
 const FIRST_BYTE_TIMEOUT_MS = 15_000;
 
@@ -26,6 +29,7 @@ export class RuleListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   private plain!: http.Server;
+  private cleartextH2: http2.Http2Server | undefined;
   private secure!: https.Server | http2.Http2SecureServer;
   private opts!: ListenerOptions;
 
@@ -49,6 +53,7 @@ export class RuleListener {
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
     this.plain.on('clientError', (_err, socket) => socket.destroy());
+    this.cleartextH2 = opts.h2c ? http2.createServer({}, handler) : undefined;
     const tlsOptions = {
       minVersion: opts.minTlsVersion,
       SNICallback: (name: string, cb: (err: Error | null, ctx?: import('node:tls').SecureContext) => void) => {
@@ -86,13 +91,15 @@ export class RuleListener {
   private dispatch(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    const { plain, secure, opts } = this;
-    splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls) => {
+    const { plain, secure, cleartextH2, opts } = this;
+    splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls, first) => {
       if (isTls && opts.listenTypes !== 'http') {
         this.refreshDefaultCertificate();
         secure.emit('connection', s);
-      } else if (!isTls && opts.listenTypes !== 'https') plain.emit('connection', s);
-      else s.destroy();
+      } else if (!isTls && opts.listenTypes !== 'https') {
+        const h2 = cleartextH2 && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
+        (h2 ? cleartextH2 : plain).emit('connection', s);
+      } else s.destroy();
     });
   }
 
@@ -125,5 +132,7 @@ export class RuleListener {
 }
 
 function sameOptions(a: ListenerOptions, b: ListenerOptions): boolean {
-  return a.listenTypes === b.listenTypes && a.minTlsVersion === b.minTlsVersion && a.http2 === b.http2;
+  return (
+    a.listenTypes === b.listenTypes && a.minTlsVersion === b.minTlsVersion && a.http2 === b.http2 && a.h2c === b.h2c
+  );
 }

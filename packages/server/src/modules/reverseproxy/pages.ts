@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { ReverseproxyVariable } from '@lucky/shared';
 import type { AnyResponse } from './listener.js';
 
 const TITLES: Record<number, string> = {
@@ -40,19 +41,8 @@ export function sendPage(
   else res.end(body);
 }
 
-export interface RequestVars {
-  clientIP: string;
-  remoteIP: string;
-  host: string;
-  port: string;
-  hostAndPort: string;
-  method: string;
-  path: string;
-  url: string;
-  scheme: string;
-  userAgent: string;
-  time: string;
-}
+/** The values `expandVars` fills in, one per name the shared list documents. */
+export type RequestVars = Record<ReverseproxyVariable, string>;
 
 /** Replace `{name}` (and the ancestor's `#{name}`) by the request's values; unknown names stay. */
 export function expandVars(template: string, vars: RequestVars): string {

@@ -1,20 +1,31 @@
-import type { ReverseproxyConfig, ReverseproxyRule, ReverseproxyRuleStatus } from '@lucky/shared';
+import {
+  type ReverseproxyConfig,
+  type ReverseproxyRule,
+  type ReverseproxyRuleStatus,
+  REVERSEPROXY_WARNINGS as W,
+} from '@lucky/shared';
 import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { AccessLogs } from './accessLog.js';
-import { createHandlers, type RuleState } from './handler.js';
-import { type ListenerOptions, RuleListener } from './listener.js';
-import { Backends } from './proxy.js';
+import type { createHandlers, RuleState } from './handler.js';
+import type { ListenerOptions, RuleListener } from './listener.js';
+import type { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
+
+/** The serving half (listeners, proxy, file server), loaded on first use: see dataPlane.ts. */
+type DataPlane = typeof import('./dataPlane.js');
 
 interface Slot {
   rule: ReverseproxyRule;
-  state: RuleState;
   logs: AccessLogs;
-  handlers: ReturnType<typeof createHandlers>;
+  /** What the handlers read; set once the rule has been enabled (kept while it is off). */
+  state?: RuleState;
+  handlers?: ReturnType<typeof createHandlers>;
   listener?: RuleListener;
   /** `address|port` the listener is bound to. */
   bound?: string;
+  /** Port opened in the host firewall for this rule (firewall auto-allow). */
+  firewallPort?: number;
   status: ReverseproxyRuleStatus;
 }
 
@@ -22,6 +33,7 @@ const listenOptions = (r: ReverseproxyRule): ListenerOptions => ({
   listenTypes: r.listenTypes,
   minTlsVersion: r.minTlsVersion,
   http2: r.http2,
+  h2c: r.h2c,
 });
 
 /**
@@ -31,7 +43,7 @@ const listenOptions = (r: ReverseproxyRule): ListenerOptions => ({
  */
 export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   private slots = new Map<string, Slot>();
-  private readonly backends = new Backends();
+  private plane?: { code: DataPlane; backends: Backends };
 
   constructor(private readonly ctx: ModuleContext) {}
 
@@ -45,8 +57,17 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
 
   async stop(): Promise<void> {
     await Promise.all([...this.slots.values()].map((s) => s.listener?.close()));
+    for (const [key, slot] of this.slots) if (slot.firewallPort) await this.firewall(key, slot, undefined);
     this.slots.clear();
-    await this.backends.close();
+    await this.plane?.backends.close();
+  }
+
+  private async dataPlane(): Promise<{ code: DataPlane; backends: Backends }> {
+    if (!this.plane) {
+      const code = await import('./dataPlane.js');
+      this.plane ??= { code, backends: new code.Backends() };
+    }
+    return this.plane;
   }
 
   status() {
@@ -67,11 +88,28 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     return this.slots.get(ruleKey)?.logs.get(siteKey);
   }
 
+  /**
+   * Keep the rule's host-firewall opening in step with its listener: `port` open (TCP), or
+   * none. A failure becomes a warning with the reason; the rule serves regardless.
+   */
+  private async firewall(key: string, slot: Slot, port: number | undefined, warnings?: string[]): Promise<void> {
+    const fw = this.ctx.firewall;
+    if (!fw || (port === undefined && slot.firewallPort === undefined)) return;
+    if (port === slot.firewallPort && port !== undefined) return;
+    const r = await fw.set(FIREWALL_OWNER + key, port === undefined ? [] : [{ proto: 'tcp', port }]);
+    slot.firewallPort = r.ok ? port : undefined;
+    if (!r.ok) {
+      warnings?.push(`${W.firewallFailed}: ${r.reason}`);
+      this.ctx.log.warn(`rule ${slot.rule.name || key}: ${W.firewallFailed}: ${r.reason}`);
+    }
+  }
+
   private async apply(config: ReverseproxyConfig): Promise<void> {
     const keep = new Set(config.rules.map((r) => r.key));
     for (const [key, slot] of this.slots) {
       if (keep.has(key)) continue;
       await slot.listener?.close();
+      await this.firewall(key, slot, undefined);
       this.slots.delete(key);
     }
     // Free the sockets that move away before binding new ones (two rules may swap ports).
@@ -88,35 +126,32 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
 
   private async applyRule(rule: ReverseproxyRule): Promise<void> {
     let slot = this.slots.get(rule.key);
-    const logs = slot?.logs ?? new AccessLogs(this.ctx.log);
-    logs.configure(rule);
-    const state: RuleState = { table: new RouteTable(rule), logs, backends: this.backends };
     if (!slot) {
-      const fresh: Slot = {
-        rule,
-        state,
-        logs,
-        handlers: undefined as never,
-        status: { state: 'stopped', warnings: [] },
-      };
-      // The handlers read the slot's current state: a reload swaps it, not the listener.
-      fresh.handlers = createHandlers(() => fresh.state);
-      slot = fresh;
+      slot = { rule, logs: new AccessLogs(this.ctx.log), status: { state: 'stopped', warnings: [] } };
       this.slots.set(rule.key, slot);
     }
     slot.rule = rule;
-    slot.state = state;
+    slot.logs.configure(rule);
     const warnings = warningsOf(rule, this.ctx.certs?.hasAny() ?? false);
     if (!rule.enable) {
+      await this.firewall(rule.key, slot, undefined);
       slot.status = { state: 'disabled', warnings };
       return;
     }
+    const plane = await this.dataPlane();
+    slot.state = { table: new RouteTable(rule), logs: slot.logs, backends: plane.backends };
+    if (!slot.handlers) {
+      // The handlers read the slot's current state: a reload swaps it, not the listener.
+      const current = slot;
+      slot.handlers = plane.code.createHandlers(() => current.state as RuleState);
+    }
     if (slot.listener && slot.bound === bindKey(rule)) {
       slot.listener.configure(listenOptions(rule));
+      await this.firewall(rule.key, slot, rule.firewallAutoAllow ? slot.status.port : undefined, warnings);
       slot.status = { ...slot.status, state: 'running', error: undefined, warnings };
       return;
     }
-    const listener = new RuleListener(
+    const listener = new plane.code.RuleListener(
       slot.handlers.onRequest,
       slot.handlers.onUpgrade,
       this.ctx.certs,
@@ -126,12 +161,14 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       const port = await listenOn(listener, rule.address, rule.port);
       slot.listener = listener;
       slot.bound = bindKey(rule);
+      await this.firewall(rule.key, slot, rule.firewallAutoAllow ? port : undefined, warnings);
       slot.status = { state: 'running', warnings, port };
       this.ctx.log.info(
         `rule ${rule.name || rule.key} listening on ${rule.address || '*'}:${port} (${rule.listenTypes})`,
       );
     } catch (err) {
       await listener.close();
+      await this.firewall(rule.key, slot, undefined);
       const reason = `cannot listen on ${rule.address || '*'}:${rule.port}: ${(err as Error).message}`;
       slot.status = { state: 'error', error: reason, warnings };
       this.ctx.log.error(`rule ${rule.name || rule.key}: ${reason}`);
@@ -139,13 +176,14 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   }
 }
 
+const FIREWALL_OWNER = 'reverseproxy:';
+
 const bindKey = (r: ReverseproxyRule) => `${r.address}|${r.port}`;
 
 function warningsOf(rule: ReverseproxyRule, haveCerts: boolean): string[] {
   const w: string[] = [];
-  if (rule.http3) w.push('HTTP/3 is not supported by this runtime; HTTP/1.1 and HTTP/2 serve');
-  if (rule.firewallAutoAllow) w.push('firewall auto-allow is not done by this runtime');
-  if (rule.listenTypes !== 'http' && !haveCerts) w.push('no certificate is stored: HTTPS handshakes fail');
+  if (rule.http3) w.push(W.http3Unsupported);
+  if (rule.listenTypes !== 'http' && !haveCerts) w.push(W.noCertificate);
   return w;
 }
 

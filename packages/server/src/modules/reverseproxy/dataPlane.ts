@@ -1,0 +1,6 @@
+// Everything that serves traffic, in one module the runtime imports when the first
+// enabled rule starts: undici (10-20 MB resident) stays out of a process that has no
+// web service rule running (idle RSS budget, bench/core.mjs).
+export { createHandlers } from './handler.js';
+export { RuleListener } from './listener.js';
+export { Backends } from './proxy.js';

@@ -1,0 +1,209 @@
+import { REVERSEPROXY_WARNINGS } from '@lucky/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetClient } from '../../api/client';
+import { setItem } from '../../api/storage';
+import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
+import { renderWithProviders } from '../../test/render';
+import ReverseproxyScreen from './ReverseproxyScreen';
+import { listReply, logLine, ruleView, service, subRule } from './testData';
+
+let net: FakeFetch;
+const RULE = 'api/reverseproxy/rules/RULE000000000001';
+const SUB = `${RULE}/subrules/SUB0000000000001`;
+
+const callsTo = (method: string, path: string) =>
+  net.fn.mock.calls.filter(
+    ([url, init]) => String(url).split('?')[0] === path && ((init as RequestInit)?.method ?? 'GET') === method,
+  );
+const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body));
+/** antd puts a space between the two characters of a two-character Chinese button label. */
+const confirmButton = () => screen.findByRole('button', { name: /^确\s*定$/ });
+
+beforeEach(() => {
+  net = installFakeFetch();
+  resetClient();
+  setItem('token', 't');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('web service screen', () => {
+  it('shows each rule with its state, listener, default rule, sub rules and newest log lines', async () => {
+    const rule = ruleView({
+      listenTypes: 'both',
+      address: '192.168.1.2',
+      port: 443,
+      http3: true,
+      defaultRule: service({ serviceType: 'redirect', redirectTarget: 'https://example.com', redirectCode: 301 }),
+      subRules: [
+        subRule({
+          pathPrefix: '/admin',
+          basicAuth: { enable: true, user: 'u', password: '', paths: [], passwordSet: true },
+        }),
+        subRule({
+          key: 'SUB0000000000002',
+          name: '',
+          enable: false,
+          domains: ['*.files.test'],
+          serviceType: 'files',
+          mounts: [{ urlPath: '/', type: 'local', dir: '/srv/share', name: '' }],
+        }),
+      ],
+      status: { state: 'running', warnings: [REVERSEPROXY_WARNINGS.http3Unsupported, 'something new'], port: 443 },
+      lastLogs: {
+        default: [logLine(1, '[10.0.0.9][10.0.0.9] GET http://x/ 404 1ms ""')],
+        SUB0000000000001: [logLine(2, '[10.0.0.9][10.0.0.9] GET http://nas.example.com/ 200 3ms ""')],
+      },
+    });
+    const broken = ruleView({
+      key: 'RULE000000000002',
+      name: 'Busy',
+      subRules: [],
+      status: { state: 'error', error: 'cannot listen on *:80: listen EADDRINUSE', warnings: [] },
+      lastLogs: { default: [] },
+    });
+    net.route('api/reverseproxy/rules', { body: listReply([rule, broken]) });
+    renderWithProviders(<ReverseproxyScreen />);
+
+    const card = await screen.findByTestId('rp-rule-RULE000000000001');
+    expect(within(card).getByText('Home')).toBeTruthy();
+    expect(within(card).getByTestId('rp-rule-state-RULE000000000001').textContent).toBe('运行中');
+    expect(within(card).getByTestId('rp-rule-listen-RULE000000000001').textContent).toBe('HTTPHTTPS192.168.1.2:443');
+    // Warnings in the user's language; one the screen does not know as the server wrote it.
+    const warnings = within(card).getByTestId('rp-rule-warnings-RULE000000000001');
+    expect(warnings.textContent).toContain('当前运行环境不支持 HTTP/3');
+    expect(warnings.textContent).toContain('something new');
+    expect(within(card).getByTestId('rp-rule-default-RULE000000000001').textContent).toBe(
+      '默认规则重定向301 → https://example.com',
+    );
+    const nas = within(card).getByTestId('rp-sub-SUB0000000000001');
+    expect(nas.textContent).toContain('nas.example.com');
+    expect(nas.textContent).toContain('/admin');
+    expect(nas.textContent).toContain('反向代理');
+    expect(nas.textContent).toContain('http://192.168.1.10:5000');
+    expect(nas.textContent).toContain('认证');
+    const files = within(card).getByTestId('rp-sub-SUB0000000000002');
+    expect(files.textContent).toContain('*.files.test');
+    expect(files.textContent).toContain('/srv/share');
+    expect(within(files).getByTestId('rp-sub-switch-SUB0000000000002').getAttribute('aria-checked')).toBe('false');
+    // The newest line of all sites is previewed; unfolded, each line names its site.
+    expect(within(card).getByText('最近日志（2）')).toBeTruthy();
+    await userEvent.click(within(card).getByText('最近日志（2）'));
+    const lines = await within(card).findByTestId('rp-recent-lines');
+    expect(lines.textContent).toMatch(/NAS.*nas\.example\.com\/ 200.*默认规则.*404/);
+
+    const bad = screen.getByTestId('rp-rule-RULE000000000002');
+    expect(within(bad).getByTestId('rp-rule-state-RULE000000000002').textContent).toBe('错误');
+    expect(within(bad).getByTestId('rp-rule-error-RULE000000000002').textContent).toContain('EADDRINUSE');
+    expect(within(bad).getByTestId('rp-sub-empty-RULE000000000002')).toBeTruthy();
+  });
+
+  it('switches a rule and a sub rule through the API and shows the answer', async () => {
+    let enable = true;
+    let subEnable = true;
+    const current = () =>
+      ruleView({
+        enable,
+        status: { state: enable ? 'running' : 'disabled', warnings: [] },
+        subRules: [subRule({ enable: subEnable })],
+      });
+    net.route('api/reverseproxy/rules', () => ({ body: listReply([current()]) }));
+    net.route(`${RULE}/enable`, (_url, init) => {
+      enable = JSON.parse(String(init.body)).enable;
+      return { body: { ret: 0, rule: current() } };
+    });
+    net.route(`${SUB}/enable`, (_url, init) => {
+      subEnable = JSON.parse(String(init.body)).enable;
+      return { body: { ret: 0, rule: current() } };
+    });
+    renderWithProviders(<ReverseproxyScreen />);
+    const sw = await screen.findByTestId('rp-rule-switch-RULE000000000001');
+    await userEvent.click(sw);
+    await waitFor(() => expect(callsTo('PUT', `${RULE}/enable`)).toHaveLength(1));
+    expect(bodyOf(callsTo('PUT', `${RULE}/enable`)[0])).toEqual({ enable: false });
+    await waitFor(() => expect(sw.getAttribute('aria-checked')).toBe('false'));
+    expect((await screen.findByTestId('rp-rule-state-RULE000000000001')).textContent).toBe('已停用');
+
+    const subSw = screen.getByTestId('rp-sub-switch-SUB0000000000001');
+    await userEvent.click(subSw);
+    await waitFor(() => expect(callsTo('PUT', `${SUB}/enable`)).toHaveLength(1));
+    expect(bodyOf(callsTo('PUT', `${SUB}/enable`)[0])).toEqual({ enable: false });
+    await waitFor(() => expect(subSw.getAttribute('aria-checked')).toBe('false'));
+  });
+
+  it('deletes a sub rule and then the rule, each after confirmation', async () => {
+    let list = [ruleView()];
+    net.route('api/reverseproxy/rules', () => ({ body: listReply(list) }));
+    net.route(SUB, () => {
+      list = [ruleView({ subRules: [] })];
+      return { body: { ret: 0, rule: list[0] } };
+    });
+    net.route(RULE, () => {
+      list = [];
+      return { body: { ret: 0 } };
+    });
+    renderWithProviders(<ReverseproxyScreen />);
+    await userEvent.click(await screen.findByTestId('rp-sub-delete-SUB0000000000001'));
+    expect(await screen.findByText('确定删除子规则“NAS”？')).toBeTruthy();
+    expect(callsTo('DELETE', SUB)).toHaveLength(0);
+    await userEvent.click(await confirmButton());
+    await waitFor(() => expect(callsTo('DELETE', SUB)).toHaveLength(1));
+    expect(await screen.findByTestId('rp-sub-empty-RULE000000000001')).toBeTruthy();
+
+    await userEvent.click(screen.getByTestId('rp-rule-delete-RULE000000000001'));
+    const confirms = await screen.findAllByRole('button', { name: /^确\s*定$/ });
+    await userEvent.click(confirms[confirms.length - 1]);
+    await waitFor(() => expect(callsTo('DELETE', RULE)).toHaveLength(1));
+    expect(await screen.findByTestId('rp-empty')).toBeTruthy();
+    expect(screen.getByText('还没有 Web 服务规则')).toBeTruthy();
+  });
+
+  it('replaces a domain in every sub rule and says how many changed', async () => {
+    net.route('api/reverseproxy/rules', { body: listReply([ruleView()]) });
+    net.route('api/reverseproxy/domains/replace', { body: { ret: 0, changed: 3 } });
+    renderWithProviders(<ReverseproxyScreen />);
+    await userEvent.click(await screen.findByTestId('rp-batch-open'));
+    await userEvent.click(await screen.findByTestId('rp-batch-save'));
+    expect((await screen.findAllByText('旧域名和新域名都不能为空')).length).toBe(2);
+    expect(callsTo('POST', 'api/reverseproxy/domains/replace')).toHaveLength(0);
+    await userEvent.type(screen.getByTestId('rp-batch-old'), 'old.example.com');
+    await userEvent.type(screen.getByTestId('rp-batch-new'), 'New.Example.com');
+    await userEvent.click(screen.getByTestId('rp-batch-save'));
+    await waitFor(() => expect(callsTo('POST', 'api/reverseproxy/domains/replace')).toHaveLength(1));
+    expect(bodyOf(callsTo('POST', 'api/reverseproxy/domains/replace')[0])).toEqual({
+      oldDomain: 'old.example.com',
+      newDomain: 'New.Example.com',
+    });
+    expect(await screen.findByText('已替换 3 条子规则的域名')).toBeTruthy();
+  });
+
+  it('opens the sub rule dialog for the right rule and the access log of a sub rule', async () => {
+    net.route('api/reverseproxy/rules', { body: listReply([ruleView()]) });
+    net.route(`${RULE}/logs`, { body: { ret: 0, total: 0, page: 1, pageSize: 50, logs: [] } });
+    renderWithProviders(<ReverseproxyScreen />);
+    await userEvent.click(await screen.findByTestId('rp-rule-add-sub-RULE000000000001'));
+    expect(await screen.findByText('添加子规则 · Home')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: /^取\s*消$/ }));
+    await userEvent.click(screen.getByTestId('rp-sub-logs-SUB0000000000001'));
+    await waitFor(() => expect(callsTo('GET', `${RULE}/logs`)).toHaveLength(1));
+    const q = new URLSearchParams(String(callsTo('GET', `${RULE}/logs`)[0][0]).split('?')[1]);
+    expect(q.get('site')).toBe('SUB0000000000001');
+  });
+
+  it('shows the empty state with an add-rule call to action', async () => {
+    net.route('api/reverseproxy/rules', { body: listReply([]) });
+    renderWithProviders(<ReverseproxyScreen />);
+    const empty = await screen.findByTestId('rp-empty');
+    await userEvent.click(within(empty).getByRole('button', { name: /添加规则/ }));
+    expect(await screen.findByText('添加规则', { selector: '.ant-modal-title' })).toBeTruthy();
+  });
+
+  it('reports a failed list query', async () => {
+    net.route('api/reverseproxy/rules', { status: 500, body: { ret: 1, msg: 'boom' } });
+    renderWithProviders(<ReverseproxyScreen />);
+    expect((await screen.findByTestId('rp-load-error')).textContent).toContain('规则列表出错');
+  });
+});

@@ -1,0 +1,156 @@
+// One rule (listener) in the list: switch, name, state, where it listens, the
+// runtime's reason or warnings, its default rule, its sub rules and its newest
+// log lines.
+import { DeleteOutlined, EditOutlined, FileTextOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Popconfirm, Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { AsyncSwitch } from './AsyncSwitch';
+import { listenText, serviceTarget, warningText } from './format';
+import { RecentLogs, type Site } from './RecentLogs';
+import { SubRuleList } from './SubRuleList';
+import { ServiceTypeTag, StateTag } from './Tags';
+import { DEFAULT_SITE, type RuleView, type SubRuleView } from './types';
+
+export interface RuleCardProps {
+  rule: RuleView;
+  onToggle: (on: boolean) => Promise<unknown>;
+  onEdit: () => void;
+  onDelete: () => Promise<unknown>;
+  onAddSub: () => void;
+  onEditSub: (sub: SubRuleView) => void;
+  onToggleSub: (sub: string, on: boolean) => Promise<unknown>;
+  onDeleteSub: (sub: string) => Promise<unknown>;
+  onLogs: (site: string) => void;
+}
+
+/** The sites of a rule, as the log views name them. */
+export function sitesOf(rule: RuleView, t: (k: string) => string): Site[] {
+  return [
+    { key: DEFAULT_SITE, label: t('reverseproxy.defaultRule') },
+    ...rule.subRules.map((s) => ({ key: s.key, label: s.name || s.domains[0] || t('reverseproxy.unnamedSub') })),
+  ];
+}
+
+const LISTEN_TYPE_LABEL = { http: ['HTTP'], https: ['HTTPS'], both: ['HTTP', 'HTTPS'] } as const;
+
+export function RuleCard(props: RuleCardProps) {
+  const { rule, onToggle, onEdit, onDelete, onAddSub, onLogs } = props;
+  const { t } = useTranslation();
+  const name = rule.name || t('reverseproxy.unnamed');
+  const { status } = rule;
+  const def = rule.defaultRule;
+  const defTarget = serviceTarget(def, t, true);
+
+  return (
+    <Card size="small" className={`rp-rule rp-rule-${status.state}`} data-testid={`rp-rule-${rule.key}`}>
+      <div className="rp-rule-head">
+        <div className="rp-rule-title">
+          <AsyncSwitch
+            checked={rule.enable}
+            onChange={onToggle}
+            label={t('reverseproxy.ruleSwitch')}
+            testId={`rp-rule-switch-${rule.key}`}
+          />
+          <Typography.Text strong className="rp-rule-name" ellipsis={{ tooltip: name }}>
+            {name}
+          </Typography.Text>
+          <StateTag state={status.state} testId={`rp-rule-state-${rule.key}`} />
+          <span className="rp-listen mono" data-testid={`rp-rule-listen-${rule.key}`}>
+            {LISTEN_TYPE_LABEL[rule.listenTypes].map((x) => (
+              <Tag key={x} color={x === 'HTTPS' ? 'purple' : 'blue'} className="rp-proto-tag">
+                {x}
+              </Tag>
+            ))}
+            {listenText(rule.address, rule.port)}
+          </span>
+        </div>
+        <Space size={4} wrap className="rp-rule-actions">
+          <Button icon={<PlusOutlined />} onClick={onAddSub} data-testid={`rp-rule-add-sub-${rule.key}`}>
+            {t('reverseproxy.addSubRule')}
+          </Button>
+          <Button
+            icon={<FileTextOutlined />}
+            onClick={() => onLogs(DEFAULT_SITE)}
+            data-testid={`rp-rule-logs-${rule.key}`}
+          >
+            {t('reverseproxy.logs')}
+          </Button>
+          <Button icon={<EditOutlined />} onClick={onEdit} data-testid={`rp-rule-edit-${rule.key}`}>
+            {t('reverseproxy.edit')}
+          </Button>
+          <Popconfirm
+            title={t('reverseproxy.deleteConfirm', { name })}
+            description={t('reverseproxy.deleteConfirmHelp', { count: rule.subRules.length })}
+            okText={t('common.confirm')}
+            cancelText={t('common.cancel')}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => onDelete()}
+          >
+            <Button danger icon={<DeleteOutlined />} data-testid={`rp-rule-delete-${rule.key}`}>
+              {t('reverseproxy.delete')}
+            </Button>
+          </Popconfirm>
+        </Space>
+      </div>
+
+      {status.state === 'error' && (
+        <Alert
+          type="error"
+          showIcon
+          className="rp-rule-alert"
+          title={t('reverseproxy.startFailed')}
+          description={<span className="mono">{status.error}</span>}
+          data-testid={`rp-rule-error-${rule.key}`}
+        />
+      )}
+      {status.warnings.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          className="rp-rule-alert"
+          title={
+            <ul className="rp-warnings">
+              {status.warnings.map((w) => (
+                <li key={w}>{warningText(w, t)}</li>
+              ))}
+            </ul>
+          }
+          data-testid={`rp-rule-warnings-${rule.key}`}
+        />
+      )}
+
+      <div className="rp-default" data-testid={`rp-rule-default-${rule.key}`}>
+        <span className="rp-section-label">{t('reverseproxy.defaultRule')}</span>
+        <ServiceTypeTag type={def.serviceType} />
+        {def.serviceType === 'proxy' && def.targets.length === 0 ? (
+          <Typography.Text type="secondary">{defTarget}</Typography.Text>
+        ) : (
+          defTarget && (
+            <Typography.Text className="rp-target mono" ellipsis={{ tooltip: defTarget }}>
+              {defTarget}
+            </Typography.Text>
+          )
+        )}
+      </div>
+
+      <div className="rp-subs">
+        <span className="rp-section-label">{t('reverseproxy.subRulesCount', { count: rule.subRules.length })}</span>
+        <SubRuleList
+          ruleKey={rule.key}
+          subRules={rule.subRules}
+          onToggle={props.onToggleSub}
+          onEdit={props.onEditSub}
+          onDelete={props.onDeleteSub}
+          onLogs={onLogs}
+        />
+      </div>
+
+      <RecentLogs
+        logs={rule.lastLogs}
+        sites={sitesOf(rule, t)}
+        onOpenAll={onLogs}
+        testId={`rp-rule-recent-${rule.key}`}
+      />
+    </Card>
+  );
+}

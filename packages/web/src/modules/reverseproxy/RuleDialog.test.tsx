@@ -1,0 +1,139 @@
+import { REVERSEPROXY_MESSAGES } from '@lucky/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetClient } from '../../api/client';
+import { setItem } from '../../api/storage';
+import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
+import { renderWithProviders } from '../../test/render';
+import { RuleDialog } from './RuleDialog';
+import { ruleView, service, subRule } from './testData';
+import type { RuleView } from './types';
+
+let net: FakeFetch;
+
+beforeEach(() => {
+  net = installFakeFetch();
+  resetClient();
+  setItem('token', 't');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const sent = (method: string) => net.fn.mock.calls.filter(([, init]) => (init as RequestInit)?.method === method);
+const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body));
+/** The form item (label, control, message) around a control. */
+const itemOf = (el: HTMLElement) => el.closest('.ant-form-item') as HTMLElement;
+const save = () => userEvent.click(screen.getByTestId('rp-rule-save'));
+
+function open(rule?: RuleView) {
+  const onSaved = vi.fn();
+  const onClose = vi.fn();
+  renderWithProviders(<RuleDialog open rule={rule} onClose={onClose} onSaved={onSaved} />);
+  return { onSaved, onClose };
+}
+
+async function setPort(port: string) {
+  const input = screen.getByTestId('rp-port');
+  await userEvent.clear(input);
+  await userEvent.type(input, port);
+}
+
+describe('rule dialog', () => {
+  it('refuses a listening address that is not an IP, with the spec message, and sends nothing', async () => {
+    open();
+    const address = await screen.findByTestId('rp-address');
+    await userEvent.type(address, '192.168.1.300');
+    expect(await within(itemOf(address)).findByText('监听地址格式错误')).toBeTruthy();
+    await save();
+    expect(sent('POST')).toHaveLength(0);
+    await userEvent.clear(address);
+    await userEvent.type(address, 'fd00::1');
+    await waitFor(() => expect(within(itemOf(address)).queryByText('监听地址格式错误')).toBeNull());
+  });
+
+  it('adds a rule: listener fields and the default rule service, cleaned', async () => {
+    const saved = ruleView({ key: 'NEW' });
+    net.route('api/reverseproxy/rules', { body: { ret: 0, key: 'NEW', rule: saved } });
+    const { onSaved } = open();
+    await userEvent.type(await screen.findByTestId('rp-rule-name'), ' Home ');
+    await userEvent.type(screen.getByTestId('rp-address'), '127.0.0.1');
+    await setPort('18080');
+    await userEvent.click(screen.getByText('HTTP + HTTPS'));
+    // HTTPS options show for HTTPS listeners; HTTP/3 says it is not supported.
+    expect(await screen.findByText(/当前运行环境不支持 HTTP\/3/)).toBeTruthy();
+    await userEvent.click(screen.getByText('文本输出'));
+    await userEvent.type(screen.getByTestId('rp-text'), 'hello');
+    await save();
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
+    expect(bodyOf(sent('POST')[0])).toMatchObject({
+      name: 'Home',
+      address: '127.0.0.1',
+      port: 18080,
+      listenTypes: 'both',
+      http2: true,
+      h2c: false,
+      http3: false,
+      defaultRule: { serviceType: 'text', text: 'hello', log: { capacity: 1000, level: 4, showLatest: 10 } },
+      subRules: [],
+    });
+  });
+
+  it("puts the server's refusal on the field it names and stays open", async () => {
+    net.route('api/reverseproxy/rules', {
+      status: 409,
+      body: { ret: 1, msg: `${REVERSEPROXY_MESSAGES.portConflict} (web)`, field: 'port', code: 'portConflict' },
+    });
+    const { onSaved, onClose } = open();
+    await setPort('18080');
+    await save();
+    const port = screen.getByTestId('rp-port');
+    expect(await within(itemOf(port)).findByText('另一条规则（web）已在此地址和端口监听')).toBeTruthy();
+    expect(onSaved).not.toHaveBeenCalled();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('names the back end the server refused by index, on the default rule', async () => {
+    net.route('api/reverseproxy/rules', {
+      status: 400,
+      body: {
+        ret: 1,
+        msg: `defaultRule.targets.1: ${REVERSEPROXY_MESSAGES.targetInvalid}`,
+        field: 'defaultRule.targets.1',
+      },
+    });
+    open();
+    fireEvent.change(await screen.findByTestId('rp-targets'), { target: { value: 'http://a.lan\nhttp://b.lan' } });
+    await save();
+    const item = itemOf(screen.getByTestId('rp-targets'));
+    expect(await within(item).findByText('后端地址格式应为 http(s)://主机[:端口][/路径]：http://b.lan')).toBeTruthy();
+  });
+
+  it('an edit sends the sub rules as the server has them now, with their keys and masked passwords', async () => {
+    const listed = ruleView({
+      defaultRule: service({ basicAuth: { enable: true, user: 'me', password: '', paths: [], passwordSet: true } }),
+    });
+    const now = ruleView({ subRules: [subRule(), subRule({ key: 'SUB0000000000002', domains: ['new.test'] })] });
+    net.route(`api/reverseproxy/rules/${listed.key}`, (_url, init) =>
+      init.method === 'PUT' ? { body: { ret: 0, rule: now } } : { body: { ret: 0, rule: now } },
+    );
+    const { onSaved } = open(listed);
+    await screen.findByTestId('rp-rule-form');
+    // A stored password is never shown; the field says so.
+    await userEvent.click(
+      screen.getByText('BasicAuth 认证', { selector: '.ant-collapse-title *, .ant-collapse-title' }),
+    );
+    expect(((await screen.findByTestId('rp-auth-password')) as HTMLInputElement).placeholder).toBe(
+      '已保存密码（不会显示）',
+    );
+    expect(screen.getByText('留空则保留已保存的密码。')).toBeTruthy();
+    await save();
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(now));
+    const body = bodyOf(sent('PUT')[0]);
+    expect(body.defaultRule.basicAuth).toEqual({ enable: true, user: 'me', password: '', paths: [] });
+    expect(body.subRules.map((s: { key: string }) => s.key)).toEqual(['SUB0000000000001', 'SUB0000000000002']);
+    expect(body).not.toHaveProperty('status');
+    expect(body).not.toHaveProperty('lastLogs');
+  });
+});

@@ -1,0 +1,101 @@
+// Failures of the web service calls and form checks in the user's language.
+// The server answers its validation problems as `{msg: "<field>: <text>",
+// field}`, where <text> is one of the shared REVERSEPROXY_MESSAGES (or a
+// generic zod text); the form's own checks use the same shared messages, so
+// both turn into one code and read the same `reverseproxy.err_<code>` texts.
+import { REVERSEPROXY_MESSAGES, type ReverseproxyMessage } from '@lucky/shared';
+import { callErrorText, type Translate } from '../../api/callErrors';
+import { ApiError } from '../../api/client';
+
+export { errorDuration, type Translate } from '../../api/callErrors';
+
+export type IssueCode =
+  | ReverseproxyMessage
+  /** A mount without a directory (the server says `mountRequired` on `mounts.N.dir`). */
+  | 'mountDirRequired'
+  | 'tooSmall'
+  | 'tooBig'
+  | 'tooLong'
+  | 'tooMany'
+  | 'invalidValue'
+  | 'invalid'
+  /** A server text this screen has no translation for: shown as the server wrote it. */
+  | 'server';
+
+export interface Issue {
+  code: IssueCode;
+  params?: Record<string, unknown>;
+}
+
+/** A problem with the field it belongs to: the server's dotted path, e.g. `defaultRule.targets.1`. */
+export interface FieldIssue extends Issue {
+  field: string;
+}
+
+const BY_TEXT = new Map<string, ReverseproxyMessage>(
+  (Object.entries(REVERSEPROXY_MESSAGES) as [ReverseproxyMessage, string][]).map(([code, text]) => [text, code]),
+);
+
+/** The code of one of the shared messages, by its English text. */
+export const codeOfMessage = (text: string): ReverseproxyMessage | undefined => BY_TEXT.get(text.trim());
+
+/** Codes whose message can name the bad entry; they have a second text for when it is unknown. */
+const TOKEN_CODES = new Set<IssueCode>(['domainInvalid', 'targetInvalid', 'cidrInvalid', 'headerInvalid']);
+const BLANKS = { token: '', rule: '', min: '?', max: '?', values: '', msg: '' };
+
+export function issueText(t: Translate, { code, params = {} }: Issue): string {
+  const vars: Record<string, unknown> = { ...BLANKS, ...params };
+  if (Array.isArray(params.values)) vars.values = params.values.join(', ');
+  const key = TOKEN_CODES.has(code) && !params.token ? `${code}Plain` : code;
+  return t(`reverseproxy.err_${key}`, vars);
+}
+
+/** The shape of a zod issue this screen reads (kept structural: the web does not import zod). */
+export interface SchemaIssue {
+  path: PropertyKey[];
+  message: string;
+  code: string;
+  origin?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  values?: unknown[];
+}
+
+/** A problem the shared schema found, as a field issue with a code. */
+export function issueOfSchema(issue: SchemaIssue): FieldIssue {
+  const field = issue.path.map(String).join('.');
+  const known = codeOfMessage(issue.message);
+  if (known) return { field, code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known };
+  if (issue.code === 'too_small') return { field, code: 'tooSmall', params: { min: Number(issue.minimum) } };
+  if (issue.code === 'too_big') {
+    const code = issue.origin === 'string' ? 'tooLong' : issue.origin === 'array' ? 'tooMany' : 'tooBig';
+    return { field, code, params: { max: Number(issue.maximum) } };
+  }
+  if (issue.code === 'invalid_value') return { field, code: 'invalidValue', params: { values: issue.values ?? [] } };
+  return { field, code: 'invalid' };
+}
+
+/** The field and problem of a refused call, when the server named either. */
+export function issueOfError(err: unknown): FieldIssue | undefined {
+  if (!(err instanceof ApiError) || err.kind !== 'ret' || !err.reply) return undefined;
+  const { code, field = '', msg = '' } = err.reply;
+  if (code === 'portConflict') {
+    // "another rule listens on this address and port (<name>)"
+    return { field, code, params: { rule: /\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? '' } };
+  }
+  const text = field && msg.startsWith(`${field}: `) ? msg.slice(field.length + 2) : msg;
+  const known = codeOfMessage(text);
+  if (known) return { field, code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known };
+  return field ? { field, code: 'server', params: { msg: text } } : undefined;
+}
+
+/** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */
+export function errorText(err: unknown, t: Translate): string | undefined {
+  const issue = issueOfError(err);
+  if (issue) return issueText(t, issue);
+  return callErrorText(
+    err,
+    (_c): _c is never => false,
+    () => '',
+  );
+}

@@ -1,0 +1,130 @@
+// The rule (listener) and sub rule forms as data: the values a new one starts
+// with, the conversions to and from the API, the checks the server makes (with
+// its codes), and which form item a field the server names belongs to.
+import {
+  isFrontDomain,
+  isIp,
+  REVERSEPROXY_LIMITS,
+  type ReverseproxyRule,
+  type ReverseproxyRuleInput,
+  type ReverseproxySubRule,
+  type ReverseproxySubRuleInput,
+  reverseproxyBatchDomainSchema,
+  reverseproxyRuleInputSchema,
+  reverseproxySubRuleInputSchema,
+} from '@lucky/shared';
+import { type FieldIssue, type Issue, issueOfSchema, type SchemaIssue } from './errors';
+import {
+  cleanList,
+  type FormSpot,
+  newServiceValues,
+  type ServiceValues,
+  serviceSpot,
+  serviceToValues,
+  valuesToService,
+} from './serviceForm';
+import type { RuleView, SubRuleView } from './types';
+
+const L = REVERSEPROXY_LIMITS;
+
+export type RuleValues = Omit<ReverseproxyRule, 'key' | 'subRules'>;
+export type SubRuleValues = Omit<ReverseproxySubRule, 'key'>;
+
+/** A new rule: the schema's defaults. */
+export function newRuleValues(): RuleValues {
+  const { subRules: _none, ...rule } = reverseproxyRuleInputSchema.parse({});
+  return rule as RuleValues;
+}
+
+/** A new sub rule: a reverse proxy for the whole site, domains to be typed. */
+export const newSubRuleValues = (): SubRuleValues => ({ ...newServiceValues(), domains: [], pathPrefix: '/' });
+
+export function ruleToValues(rule: RuleView): RuleValues {
+  const { key: _k, subRules: _s, status: _st, lastLogs: _l, defaultRule, ...rest } = rule;
+  return { ...newRuleValues(), ...rest, defaultRule: serviceToValues(defaultRule) };
+}
+
+export function subRuleToValues(sub: SubRuleView): SubRuleValues {
+  const { key: _k, domains, pathPrefix, ...service } = sub;
+  return { ...serviceToValues(service as SubRuleView), domains: [...domains], pathPrefix };
+}
+
+const unbracket = (s: string) => s.replace(/^\[(.*)\]$/, '$1');
+
+/** The listener settings plus the sub rules as the server has them (sent back with their keys). */
+export function valuesToRuleInput(v: RuleValues, subRules: SubRuleView[] = []): ReverseproxyRuleInput {
+  return {
+    ...v,
+    name: v.name.trim(),
+    address: unbracket(v.address.trim()),
+    defaultRule: valuesToService(v.defaultRule),
+    subRules: subRules.map(({ basicAuth: { passwordSet: _set, ...auth }, ...sub }) => ({
+      ...sub,
+      // Masked: an empty password keeps the stored one.
+      basicAuth: { ...auth, password: '' },
+    })),
+  };
+}
+
+export function valuesToSubRuleInput(v: SubRuleValues): ReverseproxySubRuleInput {
+  const { domains, pathPrefix, ...service } = v;
+  return {
+    ...valuesToService(service as ServiceValues),
+    domains: cleanList(domains).map((d) => d.toLowerCase()),
+    pathPrefix: pathPrefix.trim() || '/',
+  };
+}
+
+// ---- checks (undefined = fine) ----------------------------------------------------------------
+
+export function checkAddress(address: string | undefined): Issue | undefined {
+  const a = unbracket((address ?? '').trim());
+  return a === '' || isIp(a) ? undefined : { code: 'listenAddressInvalid' };
+}
+
+export function checkDomains(lines: readonly string[] | undefined): Issue | undefined {
+  const clean = cleanList(lines);
+  if (clean.length === 0) return { code: 'domainRequired' };
+  const bad = clean.find((d) => !isFrontDomain(d));
+  if (bad) return { code: 'domainInvalid', params: { token: bad } };
+  if (clean.length > L.domains.max) return { code: 'tooMany', params: { max: L.domains.max } };
+  return undefined;
+}
+
+export function checkPathPrefix(prefix: string | undefined): Issue | undefined {
+  const p = (prefix ?? '').trim();
+  return p === '' || p.startsWith('/') ? undefined : { code: 'pathPrefixInvalid' };
+}
+
+/** Batch domain replace, one field through the shared schema: both needed, the new one a front-end domain. */
+export function checkBatchField(field: 'oldDomain' | 'newDomain', value: string | undefined): Issue | undefined {
+  const r = reverseproxyBatchDomainSchema.shape[field].safeParse(value ?? '');
+  return r.success ? undefined : issueOfSchema(r.error.issues[0] as SchemaIssue);
+}
+
+/** The whole rule through the server's own schema, as a last check before sending. */
+export function checkWholeRule(input: ReverseproxyRuleInput): FieldIssue | undefined {
+  const r = reverseproxyRuleInputSchema.safeParse(input);
+  return r.success ? undefined : issueOfSchema(r.error.issues[0] as SchemaIssue);
+}
+
+export function checkWholeSubRule(input: ReverseproxySubRuleInput): FieldIssue | undefined {
+  const r = reverseproxySubRuleInputSchema.safeParse(input);
+  return r.success ? undefined : issueOfSchema(r.error.issues[0] as SchemaIssue);
+}
+
+// ---- where a field lives ----------------------------------------------------------------------
+
+const RULE_FIELDS = new Set(Object.keys(newRuleValues()).filter((k) => k !== 'defaultRule'));
+
+/** The rule form's item for a server path (`port`, `defaultRule.targets.1` …); sub rule paths have none. */
+export function ruleSpot(path: string): FormSpot | undefined {
+  const [head, ...rest] = path.split('.');
+  if (RULE_FIELDS.has(head)) return { name: [head] };
+  if (head !== 'defaultRule') return undefined;
+  const spot = serviceSpot(rest.join('.'));
+  return spot && { ...spot, name: ['defaultRule', ...spot.name] };
+}
+
+/** The sub rule form's item for a server path (`domains.0`, `mounts.1.dir` …). */
+export const subRuleSpot = (path: string): FormSpot | undefined => serviceSpot(path, ['domains', 'pathPrefix']);
