@@ -58,7 +58,7 @@ function ipBytes(ip: string): Buffer {
   const t = tail ? tail.split(':') : [];
   const groups = ip.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
   const out = Buffer.alloc(16);
-  groups.forEach((g, i) => out.writeUInt16BE(Number.parseInt(g || '0', 16), i * 2));
+  for (let i = 0; i < 8; i++) out.writeUInt16BE(Number.parseInt(groups[i] || '0', 16), i * 2);
   return out;
 }
 
