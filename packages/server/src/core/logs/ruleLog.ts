@@ -12,6 +12,17 @@ export interface RuleLogEntry {
   text: string;
 }
 
+/**
+ * What the ring holds: the time as a number, formatted when read (toISOString on every line
+ * cost a busy web service site about 4 µs of its ~45 µs per proxied request).
+ */
+interface StoredEntry {
+  seq: number;
+  at: number;
+  level: RuleLogLevel;
+  text: string;
+}
+
 export interface RuleLogOptions {
   /** Highest level kept (2 Error … 6 Trace). */
   level: number;
@@ -25,7 +36,7 @@ export interface RuleLogOptions {
  * A ring (not an array that is sliced) so a busy rule at capacity 102400 costs O(1) per line.
  */
 export class RuleLog {
-  private ring: (RuleLogEntry | undefined)[] = [];
+  private ring: (StoredEntry | undefined)[] = [];
   /** Index of the oldest entry. */
   private start = 0;
   private count = 0;
@@ -46,7 +57,7 @@ export class RuleLog {
 
   configure(opts: RuleLogOptions): void {
     if (opts.capacity !== this.opts.capacity) {
-      const keep = this.newest(Math.min(this.count, opts.capacity)).reverse();
+      const keep = this.stored(0, Math.min(this.count, opts.capacity), 'newest').reverse();
       this.ring = keep;
       this.start = 0;
       this.count = keep.length;
@@ -85,7 +96,7 @@ export class RuleLog {
     }
     const cap = this.opts.capacity;
     if (cap === 0) return;
-    const entry: RuleLogEntry = { seq: ++this.seq, time: new Date().toISOString(), level, text };
+    const entry: StoredEntry = { seq: ++this.seq, at: Date.now(), level, text };
     if (this.count < cap) {
       this.ring[(this.start + this.count) % cap] = entry;
       this.count++;
@@ -116,7 +127,16 @@ export class RuleLog {
   }
 
   private slice(from: number, n: number, order: 'newest' | 'oldest'): RuleLogEntry[] {
-    const out: RuleLogEntry[] = [];
+    return this.stored(from, n, order).map((e) => ({
+      seq: e.seq,
+      time: new Date(e.at).toISOString(),
+      level: e.level,
+      text: e.text,
+    }));
+  }
+
+  private stored(from: number, n: number, order: 'newest' | 'oldest'): StoredEntry[] {
+    const out: StoredEntry[] = [];
     const cap = this.opts.capacity;
     for (let i = from; i < Math.min(this.count, from + n); i++) {
       const logical = order === 'oldest' ? i : this.count - 1 - i;
