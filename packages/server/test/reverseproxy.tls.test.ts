@@ -1,11 +1,14 @@
+import { execFile } from 'node:child_process';
 import http2 from 'node:http2';
 import type net from 'node:net';
 import tls from 'node:tls';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { b64, makeCert } from './certs-helpers.js';
 import { type Backend, backend, curl, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
 
+const run = promisify(execFile);
 let rp: Rp;
 let a: Backend;
 let port: number;
@@ -112,6 +115,22 @@ describe('TLS', () => {
     }
     // HTTP/2 off: only http/1.1 is offered.
     expect((await handshake(port13, 'one.test', { ALPNProtocols: ['h2', 'http/1.1'] })).alpn).toBe('http/1.1');
+  });
+
+  it('serves h2load (nghttp2) over TLS and over h2c: every request answered by the back end', async () => {
+    const h2cPort = await freePort();
+    await rp.addRule({
+      port: h2cPort,
+      listenTypes: 'http',
+      h2c: true,
+      subRules: [{ domains: ['one.test'], targets: [a.url] }],
+    });
+    for (const url of [`https://127.0.0.1:${port}/load`, `http://127.0.0.1:${h2cPort}/load`]) {
+      const { stdout } = await run('h2load', ['-n', '400', '-c', '4', '-m', '10', '-H', ':authority: one.test', url]);
+      expect(stdout, url).toMatch(/Application protocol: h2c?\b/);
+      expect(stdout, url).toMatch(/requests: 400 total, 400 started, 400 done, 400 succeeded, 0 failed/);
+      expect(stdout, url).toMatch(/status codes: 400 2xx/);
+    }
   });
 
   it('speaks h2c (prior knowledge) on the plain side only where it is switched on', async () => {
