@@ -172,6 +172,16 @@ describe('web service screen', () => {
     await page.keyboard.press('Escape');
     await table.waitFor({ state: 'detached' });
 
+    // The proxied page opened in the browser itself, by its name (app.test maps to loopback).
+    const visitor = await page.context().newPage();
+    try {
+      const opened = await visitor.goto(`http://app.test:${listenPort}/from-browser`);
+      expect(opened?.status()).toBe(200);
+      expect(await visitor.textContent('body')).toContain('hello from the back end: GET /from-browser host=app.test');
+    } finally {
+      await visitor.close();
+    }
+
     // The sub rule switched off from its card: the default rule answers again; on: proxied again.
     await page.getByTestId(`rp-sub-switch-${subKey}`).click();
     await expect.poll(async () => (await viaProxy('app.test', '/')).status, { timeout: 5000 }).toBe(404);

@@ -13,6 +13,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // Names under the reserved .test domain (RFC 2606) resolve to loopback: tests open sites the
+  // web service publishes by name (http://app.test:PORT/) in the real browser.
+  '--host-resolver-rules=MAP *.test 127.0.0.1',
 ];
 
 const require = createRequire(import.meta.url);
