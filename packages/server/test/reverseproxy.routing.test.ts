@@ -206,21 +206,25 @@ describe('API', () => {
   it('refuses bad input with ret≠0 and the field, saving nothing', async () => {
     const before = (await rp.call('GET', '/api/reverseproxy/rules')).body.list.length;
     const bad = [
-      [{ port, address: '1.2.3' }, 'address', 'invalid listening address format'],
-      [{ port: 70000 }, 'port', ''],
-      [{ subRules: [{ domains: [], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty'],
-      [{ subRules: [{ domains: ['  '], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty'],
-      [{ subRules: [{ domains: ['x.test'], targets: ['ftp://x'] }] }, 'subRules.0.targets.0', ''],
-      [{ defaultRule: { log: { capacity: 102401 } } }, 'defaultRule.log.capacity', ''],
-      [{ defaultRule: { log: { showLatest: 0 } } }, 'defaultRule.log.showLatest', ''],
-      [{ defaultRule: { log: { level: 7 } } }, 'defaultRule.log.level', ''],
+      [{ port, address: '1.2.3' }, 'address', 'invalid listening address format', 'listenAddressInvalid'],
+      [{ port: 70000 }, 'port', '', undefined],
+      [{ subRules: [{ domains: [], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty', 'domainRequired'],
+      [{ subRules: [{ domains: ['  '], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty', 'domainRequired'],
+      [{ subRules: [{ domains: ['x.test'], targets: ['ftp://x'] }] }, 'subRules.0.targets.0', '', 'targetInvalid'],
+      [{ defaultRule: { log: { capacity: 102401 } } }, 'defaultRule.log.capacity', '', undefined],
+      [{ defaultRule: { log: { showLatest: 0 } } }, 'defaultRule.log.showLatest', '', undefined],
+      [{ defaultRule: { log: { level: 7 } } }, 'defaultRule.log.level', '', undefined],
     ] as const;
-    for (const [body, field, msg] of bad) {
+    for (const [body, field, msg, code] of bad) {
       const r = await rp.call('POST', '/api/reverseproxy/rules', body);
       expect(r.body.ret, JSON.stringify(r.body)).not.toBe(0);
       expect(r.body.field).toBe(field);
+      // The module's own messages carry their key for the browser's translation.
+      expect(r.body.code).toBe(code);
       if (msg) expect(r.body.msg).toContain(msg);
     }
+    const batch = await rp.call('POST', '/api/reverseproxy/domains/replace', { oldDomain: '', newDomain: 'x.test' });
+    expect(batch.body).toMatchObject({ ret: 1, code: 'batchDomainRequired' });
     const clash = await rp.call('POST', '/api/reverseproxy/rules', { address: '127.0.0.1', port });
     expect(clash.status).toBe(409);
     expect(clash.body.field).toBe('port');

@@ -24,13 +24,15 @@ export const notFound = (msg: string) => new ApiFailure(404, 1, msg);
 export const conflict = (msg: string, field?: string, code?: string) =>
   new ApiFailure(409, 1, msg, field, code ? { code } : undefined);
 
-/** Validate with a shared zod schema; the first issue becomes `{ret:1, msg, field}`. */
-export function parseWith<T>(schema: ZodType<T>, input: unknown): T {
+/** Validate with a shared zod schema; the first issue becomes `{ret:1, msg, field[, code]}`. */
+export function parseWith<T>(schema: ZodType<T>, input: unknown, codes?: Readonly<Record<string, string>>): T {
   const r = schema.safeParse(input ?? {});
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const field = issue.path.join('.');
-  throw badRequest(field ? `${field}: ${issue.message}` : issue.message, field || undefined);
+  // A module's own messages (e.g. REVERSEPROXY_MESSAGES) travel with their key as `code`.
+  const code = codes ? Object.keys(codes).find((k) => codes[k] === issue.message) : undefined;
+  throw badRequest(field ? `${field}: ${issue.message}` : issue.message, field || undefined, code);
 }
 
 export function sendFailure(reply: FastifyReply, f: ApiFailure): FastifyReply {

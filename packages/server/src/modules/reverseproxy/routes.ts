@@ -74,7 +74,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
   };
   /** Validate the whole slice (field paths relative to the rule list), check ports, save, apply. */
   const save = async (next: ReverseproxyConfig, focus?: string) => {
-    const valid = parseWith(reverseproxyConfigSchema, next);
+    const valid = parseWith(reverseproxyConfigSchema, next, M);
     const rule = valid.rules.find((x) => x.key === focus);
     if (rule?.enable) {
       const clash = valid.rules.find(
@@ -112,7 +112,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     body: reverseproxyRuleInputSchema,
     handler: (req) =>
       serial(async () => {
-        const input = parseWith(reverseproxyRuleInputSchema, req.body);
+        const input = parseWith(reverseproxyRuleInputSchema, req.body, M);
         const prev = api.config();
         const key = newKey();
         const saved = await save({ rules: [...prev.rules, withKeys(input, key)] }, key);
@@ -138,7 +138,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
       serial(async () => {
         const prev = api.config();
         const old = findRule(prev, params(req).key);
-        const input = withKeys(parseWith(reverseproxyRuleInputSchema, req.body), old.key);
+        const input = withKeys(parseWith(reverseproxyRuleInputSchema, req.body, M), old.key);
         const rule: ReverseproxyRule = {
           ...input,
           defaultRule: keepPassword(input.defaultRule, old.defaultRule),
@@ -211,7 +211,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     handler: (req) =>
       editSub(req, (rule) => [
         ...rule.subRules,
-        { ...parseWith(reverseproxySubRuleInputSchema, req.body), key: newKey() },
+        { ...parseWith(reverseproxySubRuleInputSchema, req.body, M), key: newKey() },
       ]),
   });
 
@@ -224,7 +224,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     handler: (req) =>
       editSub(req, (rule, sub) => {
         mustHaveSub(rule, sub);
-        const input = parseWith(reverseproxySubRuleInputSchema, req.body);
+        const input = parseWith(reverseproxySubRuleInputSchema, req.body, M);
         return rule.subRules.map((x) => (x.key === sub ? keepPassword({ ...input, key: x.key }, x) : x));
       }),
   });
@@ -263,7 +263,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     body: reverseproxyBatchDomainSchema,
     handler: (req) =>
       serial(async () => {
-        const { oldDomain, newDomain } = parseWith(reverseproxyBatchDomainSchema, req.body);
+        const { oldDomain, newDomain } = parseWith(reverseproxyBatchDomainSchema, req.body, M);
         const prev = api.config();
         let changed = 0;
         const rules = prev.rules.map((rule) => ({

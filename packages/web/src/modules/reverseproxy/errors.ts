@@ -1,8 +1,8 @@
 // Failures of the web service calls and form checks in the user's language.
 // The server answers its validation problems as `{msg: "<field>: <text>",
-// field}`, where <text> is one of the shared REVERSEPROXY_MESSAGES (or a
-// generic zod text); the form's own checks use the same shared messages, so
-// both turn into one code and read the same `reverseproxy.err_<code>` texts.
+// field, code?}`, where <text> is one of the shared REVERSEPROXY_MESSAGES (its
+// key in `code`) or a generic zod text; the form's own checks use the same shared
+// messages, so both turn into one code and read the same `reverseproxy.err_<code>` texts.
 import { REVERSEPROXY_MESSAGES, type ReverseproxyMessage } from '@lucky/shared';
 import { callErrorText, type Translate } from '../../api/callErrors';
 import { ApiError } from '../../api/client';
@@ -84,7 +84,9 @@ export function issueOfError(err: unknown): FieldIssue | undefined {
     return { field, code, params: { rule: /\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? '' } };
   }
   const text = field && msg.startsWith(`${field}: `) ? msg.slice(field.length + 2) : msg;
-  const known = codeOfMessage(text);
+  // The server names its own messages (`code`); older answers are matched by their text.
+  const named = typeof code === 'string' && Object.hasOwn(REVERSEPROXY_MESSAGES, code);
+  const known = named ? (code as ReverseproxyMessage) : codeOfMessage(text);
   if (known) return { field, code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known };
   return field ? { field, code: 'server', params: { msg: text } } : undefined;
 }
