@@ -209,7 +209,12 @@ describe('API', () => {
       [{ port, address: '1.2.3' }, 'address', 'invalid listening address format', 'listenAddressInvalid'],
       [{ port: 70000 }, 'port', '', undefined],
       [{ subRules: [{ domains: [], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty', 'domainRequired'],
-      [{ subRules: [{ domains: ['  '], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty', 'domainRequired'],
+      [
+        { subRules: [{ domains: ['  '], targets: [a.url] }] },
+        'subRules.0.domains',
+        'cannot be empty',
+        'domainRequired',
+      ],
       [{ subRules: [{ domains: ['x.test'], targets: ['ftp://x'] }] }, 'subRules.0.targets.0', '', 'targetInvalid'],
       [{ defaultRule: { log: { capacity: 102401 } } }, 'defaultRule.log.capacity', '', undefined],
       [{ defaultRule: { log: { showLatest: 0 } } }, 'defaultRule.log.showLatest', '', undefined],
