@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http2 from 'node:http2';
 import type net from 'node:net';
 import tls from 'node:tls';
@@ -130,6 +131,67 @@ describe('TLS', () => {
       expect(stdout, url).toMatch(/Application protocol: h2c?\b/);
       expect(stdout, url).toMatch(/requests: 400 total, 400 started, 400 done, 400 succeeded, 0 failed/);
       expect(stdout, url).toMatch(/status codes: 400 2xx/);
+    }
+  });
+
+  it('streams a large answer over HTTP/2 to a client that reads slowly (back-pressure), byte-exact', async () => {
+    const SIZE = 48 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31) % 256;
+    const expected = createHash('sha256');
+    for (let i = 0; i < SIZE / chunk.length; i++) expected.update(chunk);
+    const big = await backend('big', (_req, res) => {
+      res.writeHead(200, { 'content-length': String(SIZE) });
+      let sent = 0;
+      const pump = () => {
+        while (sent < SIZE) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const bigPort = await freePort();
+    await rp.addRule({
+      port: bigPort,
+      listenTypes: 'https',
+      subRules: [{ domains: ['big.two.test'], targets: [big.url] }],
+    });
+    const session = http2.connect(`https://127.0.0.1:${bigPort}`, {
+      servername: 'big.two.test',
+      rejectUnauthorized: false,
+    });
+    try {
+      const got = await new Promise<{ status: number; bytes: number; sha: string }>((resolve, reject) => {
+        const req = session.request({ ':path': '/big', ':authority': 'big.two.test' });
+        const hash = createHash('sha256');
+        let status = 0;
+        let bytes = 0;
+        let paused = false;
+        req.on('response', (h) => {
+          status = Number(h[':status']);
+        });
+        req.on('data', (d: Buffer) => {
+          hash.update(d);
+          bytes += d.length;
+          // Stop reading for a while once, with most of the answer still to come.
+          if (!paused && bytes > 4 * 1024 * 1024) {
+            paused = true;
+            req.pause();
+            setTimeout(() => req.resume(), 500);
+          }
+        });
+        req.on('end', () => resolve({ status, bytes, sha: hash.digest('hex') }));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(got.status).toBe(200);
+      expect(got.bytes).toBe(SIZE);
+      expect(got.sha).toBe(expected.digest('hex'));
+    } finally {
+      session.close();
+      await big.close();
     }
   });
 
