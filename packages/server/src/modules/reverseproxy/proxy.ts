@@ -218,9 +218,18 @@ class Attempt {
 
   private onDrain: () => void = () => undefined;
 
+  private waitingForDrain = false;
+
   onData(chunk: Buffer): boolean {
     const ok = (this.res as http.ServerResponse).write(chunk);
-    if (!ok) this.res.once('drain', this.onDrain);
+    if (!ok && !this.waitingForDrain) {
+      // undici may still hand over what it had already parsed: wait for one drain only.
+      this.waitingForDrain = true;
+      this.res.once('drain', () => {
+        this.waitingForDrain = false;
+        this.onDrain();
+      });
+    }
     return ok;
   }
 
