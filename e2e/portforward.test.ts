@@ -308,7 +308,7 @@ describe('port forwarding screen', () => {
     await page.getByTestId(`pf-rule-logs-${key}`).click();
     const drawer = page.getByTestId('pf-log-table');
     await drawer.waitFor();
-    await drawer.locator('.pf-level-tag').first().waitFor();
+    await drawer.locator('.rule-log-level-tag').first().waitFor();
     await settle(page);
     await shot(page, 'portforward-logs-1300-en', { fullPage: false });
     await page.keyboard.press('Escape');

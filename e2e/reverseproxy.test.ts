@@ -166,7 +166,7 @@ describe('web service screen', () => {
     await page.getByTestId(`rp-sub-logs-${subKey}`).click();
     const table = page.getByTestId('rp-log-table');
     await table.getByText(/GET http:\/\/app\.test(:\d+)?\/hello\?x=1 200/).waitFor();
-    await table.locator('.rp-level-tag').getByText(zh.reverseproxy.level_info).first().waitFor();
+    await table.locator('.rule-log-level-tag').getByText(zh.common.logLevel_info).first().waitFor();
     await settle(page);
     await shot(page, 'reverseproxy-log-1300-zh', { fullPage: false });
     await page.keyboard.press('Escape');

@@ -1,15 +1,13 @@
 // A rule's whole log, newest first, a page at a time; level as a coloured
 // tag; the log can be cleared. Page 1 follows new lines at the list's interval.
 import { ClearOutlined, ReloadOutlined } from '@ant-design/icons';
-import type { PortforwardLogEntry } from '@lucky/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Popconfirm, Space, Table } from 'antd';
+import { Button, Drawer, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LogTable } from '../../components/ruleLog/LogTable';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { fetchLogs, pfKeys } from './api';
-import { LevelTag } from './LevelTag';
-import { logTime } from './RecentLogs';
 
 export interface LogDrawerProps {
   /** The rule whose log is open; null = closed. */
@@ -18,8 +16,6 @@ export interface LogDrawerProps {
   onClose: () => void;
   onClear: (key: string) => Promise<boolean>;
 }
-
-const PAGE_SIZES = [20, 50, 100, 200];
 
 export function LogDrawer({ rule, intervalMs, onClose, onClear }: LogDrawerProps) {
   const { t } = useTranslation();
@@ -84,45 +80,16 @@ function LogPages({
           </Button>
         </Popconfirm>
       </Space>
-      <Table<PortforwardLogEntry>
-        size="small"
-        rowKey="seq"
+      <LogTable
+        data={data}
         loading={query.isPending}
-        dataSource={data?.logs ?? []}
-        locale={{ emptyText: t('portforward.noLogs') }}
-        scroll={{ x: 560 }}
-        data-testid="pf-log-table"
-        pagination={{
-          current: page,
-          pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: (total) => t('portforward.logsTotal', { total }),
-          onChange: (p, size) => {
-            setPage(size !== pageSize ? 1 : p);
-            setPageSize(size);
-          },
+        page={page}
+        pageSize={pageSize}
+        onPage={(p, size) => {
+          setPage(p);
+          setPageSize(size);
         }}
-        columns={[
-          {
-            title: t('portforward.logTime'),
-            dataIndex: 'time',
-            width: 180,
-            render: (v: string) => <span className="mono pf-num pf-nowrap">{logTime(v, true)}</span>,
-          },
-          {
-            title: t('portforward.logLevelShort'),
-            dataIndex: 'level',
-            width: 90,
-            render: (v: number) => <LevelTag level={v} />,
-          },
-          {
-            title: t('portforward.logText'),
-            dataIndex: 'text',
-            render: (v: string) => <span className="mono pf-log-text">{v}</span>,
-          },
-        ]}
+        testId="pf-log-table"
       />
     </div>
   );

@@ -2,17 +2,14 @@
 // folded under one line that previews the newest.
 import type { PortforwardLogEntry } from '@lucky/shared';
 import { Button, Collapse, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { LevelTag } from './LevelTag';
+import { LevelTag } from '../../components/ruleLog/LevelTag';
+import { logTime } from '../../components/ruleLog/levels';
 
 export interface RecentLogsProps {
   logs: PortforwardLogEntry[];
   onOpenAll: () => void;
 }
-
-export const logTime = (iso: string, withDate = false) =>
-  dayjs(iso).format(withDate ? 'YYYY-MM-DD HH:mm:ss' : 'HH:mm:ss');
 
 export function RecentLogs({ logs, onOpenAll }: RecentLogsProps) {
   const { t } = useTranslation();

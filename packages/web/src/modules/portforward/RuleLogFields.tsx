@@ -2,7 +2,7 @@
 import { PORTFORWARD_LIMITS as L } from '@lucky/shared';
 import { Form, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LOG_LEVELS, levelKey } from './levels';
+import { levelKey, RULE_LOG_LEVELS } from '../../components/ruleLog/levels';
 import { rangeRule } from './validators';
 
 export function RuleLogFields() {
@@ -12,7 +12,7 @@ export function RuleLogFields() {
       <Form.Item name="logLevel" label={t('portforward.logLevel')} extra={t('portforward.logLevelHelp')}>
         <Select<number>
           style={{ width: 180 }}
-          options={LOG_LEVELS.map((n) => ({ value: n, label: `${n} · ${t(levelKey(n))}` }))}
+          options={RULE_LOG_LEVELS.map((n) => ({ value: n, label: `${n} · ${t(levelKey(n))}` }))}
         />
       </Form.Item>
       <Form.Item

@@ -2,15 +2,14 @@
 // newest first, a page at a time, level as a coloured tag. Page 1 follows new
 // lines at the list's refresh interval.
 import { ReloadOutlined } from '@ant-design/icons';
-import type { ReverseproxyLogEntry } from '@lucky/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Select, Space, Table, Typography } from 'antd';
+import { Button, Drawer, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LogTable } from '../../components/ruleLog/LogTable';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { fetchLogs, rpKeys } from './api';
-import { logTime, type Site } from './RecentLogs';
-import { LevelTag } from './Tags';
+import type { Site } from './RecentLogs';
 
 export interface LogTarget {
   key: string;
@@ -26,8 +25,6 @@ export interface LogDrawerProps {
   intervalMs: number;
   onClose: () => void;
 }
-
-const PAGE_SIZES = [20, 50, 100, 200];
 
 export function LogDrawer({ target, intervalMs, onClose }: LogDrawerProps) {
   const { t } = useTranslation();
@@ -84,45 +81,16 @@ function LogPages({ target, intervalMs }: { target: LogTarget; intervalMs: numbe
           {t('common.refresh')}
         </Button>
       </Space>
-      <Table<ReverseproxyLogEntry>
-        size="small"
-        rowKey="seq"
+      <LogTable
+        data={data}
         loading={query.isPending}
-        dataSource={data?.logs ?? []}
-        locale={{ emptyText: t('reverseproxy.noLogs') }}
-        scroll={{ x: 560 }}
-        data-testid="rp-log-table"
-        pagination={{
-          current: page,
-          pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: (total) => t('reverseproxy.logsTotal', { total }),
-          onChange: (p, size) => {
-            setPage(size !== pageSize ? 1 : p);
-            setPageSize(size);
-          },
+        page={page}
+        pageSize={pageSize}
+        onPage={(p, size) => {
+          setPage(p);
+          setPageSize(size);
         }}
-        columns={[
-          {
-            title: t('reverseproxy.logTime'),
-            dataIndex: 'time',
-            width: 170,
-            render: (v: string) => <span className="mono rp-nowrap">{logTime(v, true)}</span>,
-          },
-          {
-            title: t('reverseproxy.logLevelShort'),
-            dataIndex: 'level',
-            width: 80,
-            render: (v: number) => <LevelTag level={v} />,
-          },
-          {
-            title: t('reverseproxy.logText'),
-            dataIndex: 'text',
-            render: (v: string) => <span className="mono rp-log-text">{v}</span>,
-          },
-        ]}
+        testId="rp-log-table"
       />
     </div>
   );

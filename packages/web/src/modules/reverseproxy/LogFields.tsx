@@ -3,7 +3,7 @@
 import { REVERSEPROXY_LIMITS as L } from '@lucky/shared';
 import { Form, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LOG_LEVELS, levelKey } from './levels';
+import { levelKey, RULE_LOG_LEVELS } from '../../components/ruleLog/levels';
 import type { NamePath } from './serviceForm';
 import { rangeRule } from './validators';
 
@@ -15,7 +15,7 @@ export function LogFields({ prefix }: { prefix: NamePath }) {
       <Form.Item name={n('level')} label={t('reverseproxy.logLevel')} extra={t('reverseproxy.logLevelHelp')}>
         <Select<number>
           style={{ width: 180 }}
-          options={LOG_LEVELS.map((x) => ({ value: x, label: `${x} · ${t(levelKey(x))}` }))}
+          options={RULE_LOG_LEVELS.map((x) => ({ value: x, label: `${x} · ${t(levelKey(x))}` }))}
         />
       </Form.Item>
       <Form.Item

@@ -2,9 +2,9 @@
 // all sites merged newest first, folded under one line that previews the newest.
 import type { ReverseproxyLogEntry } from '@lucky/shared';
 import { Button, Collapse, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { LevelTag } from './Tags';
+import { LevelTag } from '../../components/ruleLog/LevelTag';
+import { logTime } from '../../components/ruleLog/levels';
 
 export interface Site {
   key: string;
@@ -17,9 +17,6 @@ export interface RecentLogsProps {
   onOpenAll: (site: string) => void;
   testId?: string;
 }
-
-export const logTime = (iso: string, withDate = false) =>
-  dayjs(iso).format(withDate ? 'YYYY-MM-DD HH:mm:ss' : 'HH:mm:ss');
 
 type Line = ReverseproxyLogEntry & { site: string };
 

@@ -5,12 +5,12 @@
 import { Collapse, Form, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { levelKey } from '../../components/ruleLog/levels';
 import { AuthFields, FilterFields } from './AccessFields';
 import { ClientIpFields } from './ClientIpFields';
 import { HeadersFields } from './HeadersFields';
 import { CacheRobotsFields, CorsFields } from './HttpFields';
 import { LogFields } from './LogFields';
-import { levelKey } from './levels';
 import { type NamePath, newServiceValues, type PanelKey, type ServiceValues } from './serviceForm';
 
 export interface ServiceAdvancedProps {

@@ -1,8 +1,7 @@
-// Small tags of the screen: a rule's run state, a log line's level, a service type.
+// Small tags of the screen: a rule's run state, a service type.
 import type { ReverseproxyRuleState } from '@lucky/shared';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LEVEL_COLOR, levelKey } from './levels';
 import type { ServiceType } from './serviceForm';
 
 const STATE_COLOR: Record<ReverseproxyRuleState, string> = {
@@ -17,15 +16,6 @@ export function StateTag({ state, testId }: { state: ReverseproxyRuleState; test
   return (
     <Tag color={STATE_COLOR[state] ?? 'default'} className="rp-state-tag" data-testid={testId} data-state={state}>
       {t(`reverseproxy.state_${state}`)}
-    </Tag>
-  );
-}
-
-export function LevelTag({ level }: { level: number }) {
-  const { t } = useTranslation();
-  return (
-    <Tag color={LEVEL_COLOR[level] ?? 'default'} className="rp-level-tag">
-      {t(levelKey(level))}
     </Tag>
   );
 }

@@ -1,4 +1,3 @@
-import type { PortforwardLogLevel } from '@lucky/shared';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LEVEL_COLOR, levelKey } from './levels';
@@ -6,7 +5,7 @@ import { LEVEL_COLOR, levelKey } from './levels';
 export function LevelTag({ level }: { level: number }) {
   const { t } = useTranslation();
   return (
-    <Tag color={LEVEL_COLOR[level as PortforwardLogLevel] ?? 'default'} className="pf-level-tag">
+    <Tag color={LEVEL_COLOR[level] ?? 'default'} className="rule-log-level-tag">
       {t(levelKey(level))}
     </Tag>
   );
