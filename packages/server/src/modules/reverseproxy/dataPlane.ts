@@ -1,5 +1,5 @@
 // Everything that serves traffic, in one module the runtime imports when the first
-// enabled rule starts: undici (10-20 MB resident) stays out of a process that has no
+// enabled rule starts: its code and tables stay out of a process that has no
 // web service rule running (idle RSS budget, bench/core.mjs).
 export { createHandlers } from './handler.js';
 export { RuleListener } from './listener.js';

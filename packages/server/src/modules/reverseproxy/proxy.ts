@@ -1,8 +1,7 @@
 import type http from 'node:http';
 import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
-import { Pool } from 'undici';
-import type { IncomingHttpHeaders } from 'undici/types/header.js';
+import { BackendPool } from './backendClient.js';
 import { peerIsTrusted } from './filters.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
@@ -20,7 +19,7 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'http2-settings',
   'host',
-  // Node has already answered "100 Continue" to the client; undici refuses to send `expect` on.
+  // Node has already answered "100 Continue" to the client: the back end gets the body at once.
   'expect',
 ]);
 const CONNECT_ERRORS = new Set([
@@ -30,14 +29,13 @@ const CONNECT_ERRORS = new Set([
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_SOCKET',
+  'ETIMEDOUT',
 ]);
 
 type Headers = Record<string, string | string[] | undefined>;
 
 /** Copy without hop-by-hop headers, HTTP/2 pseudo-headers and what `Connection` lists. */
-export function stripHopByHop(headers: Headers | IncomingHttpHeaders): Record<string, string | string[]> {
+export function stripHopByHop(headers: Headers): Record<string, string | string[]> {
   const listed = new Set(
     String(headers.connection ?? '')
       .split(',')
@@ -85,29 +83,23 @@ function order(s: ReverseproxyService): Target[] {
   return [...t.list.slice(start), ...t.list.slice(0, start)];
 }
 
-/** One undici Pool per back end (origin + TLS verification), kept across requests and reloads. */
+/** One connection pool per back end (origin + TLS verification), kept across requests and reloads. */
 export class Backends {
-  private pools = new Map<string, Pool>();
+  private pools = new Map<string, BackendPool>();
 
-  pool(origin: string, skipVerify: boolean): Pool {
+  pool(origin: string, skipVerify: boolean): BackendPool {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
     let p = this.pools.get(id);
     if (!p) {
-      p = new Pool(origin, {
-        connections: 256,
-        headersTimeout: 60_000,
-        bodyTimeout: 0,
-        connect: { rejectUnauthorized: !skipVerify, timeout: 5_000 },
-      });
+      p = new BackendPool(origin, skipVerify);
       this.pools.set(id, p);
     }
     return p;
   }
 
   async close(): Promise<void> {
-    const all = [...this.pools.values()];
+    for (const p of this.pools.values()) p.close();
     this.pools.clear();
-    await Promise.all(all.map((p) => p.destroy().catch(() => undefined)));
   }
 }
 
@@ -159,32 +151,41 @@ export function upstreamHeaders(
 
 const pathOf = (req: AnyRequest) => (req.url?.startsWith('/') ? req.url : '/');
 
-/** Answer headers from undici's raw list: names lower-case, hop-by-hop dropped, repeated names as lists. */
+/** Answer headers from the parser's [name, value, …] list: names lower-case, hop-by-hop dropped, repeated names as lists. */
 export function responseHeadersOf(
-  raw: Buffer[],
+  raw: string[],
   extra: Record<string, string> = {},
 ): Record<string, string | string[]> {
+  // Names the Connection header lists are hop-by-hop too; "keep-alive" and "close" already are.
+  let listed: Set<string> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i].length !== 10 || raw[i].toLowerCase() !== 'connection') continue;
+    for (const n of raw[i + 1].split(',')) {
+      const name = n.trim().toLowerCase();
+      if (!name || name === 'keep-alive' || name === 'close') continue;
+      listed ??= new Set();
+      listed.add(name);
+    }
+  }
+  // Built without deletes: an object that loses properties turns slow in V8.
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toString('latin1').toLowerCase();
-    const value = raw[i + 1].toString('latin1');
+    const name = raw[i].toLowerCase();
+    if (HOP_BY_HOP.has(name) || listed?.has(name)) continue;
+    const value = raw[i + 1];
     const had = out[name];
     if (had === undefined) out[name] = value;
     else if (Array.isArray(had)) had.push(value);
     else out[name] = [had, value];
   }
-  const listed = out.connection;
-  for (const name of HOP_BY_HOP) delete out[name];
-  if (listed) for (const name of String(listed).split(',')) delete out[name.trim().toLowerCase()];
   for (const name in extra) out[name] = extra[name];
   return out;
 }
 
 /**
- * One attempt against one back end, as an undici dispatch handler: the answer is written
- * straight into the client's response (no intermediate stream, no AbortController — the two
- * cost about half of the proxy's time per small request). Back-pressure: `onData` returns
- * false while the client is slow and the back end's socket resumes on `drain`.
+ * One attempt against one back end, as the back-end client's answer handler: the answer is
+ * written straight into the client's response (no intermediate stream). Back-pressure: `onData`
+ * returns false while the client is slow and the back end's socket resumes on `drain`.
  * `done` gets undefined when the answer went through, else the error.
  */
 class Attempt {
@@ -202,8 +203,7 @@ class Attempt {
     this.abort = abort;
   }
 
-  onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
-    if (status < 200) return true; // 1xx: Node answers 100-continue to the client itself
+  onHeaders(status: number, raw: string[], resume: () => void): void {
     const res = this.res as http.ServerResponse;
     this.answered = true;
     res.writeHead(status, responseHeadersOf(raw, this.extra));
@@ -213,7 +213,6 @@ class Attempt {
       process.nextTick(() => res.uncork());
     }
     this.onDrain = resume;
-    return true;
   }
 
   private onDrain: () => void = () => undefined;
@@ -223,7 +222,7 @@ class Attempt {
   onData(chunk: Buffer): boolean {
     const ok = (this.res as http.ServerResponse).write(chunk);
     if (!ok && !this.waitingForDrain) {
-      // undici may still hand over what it had already parsed: wait for one drain only.
+      // The parser may still hand over the rest of a chunk it had read: wait for one drain only.
       this.waitingForDrain = true;
       this.res.once('drain', () => {
         this.waitingForDrain = false;
@@ -252,10 +251,12 @@ class Attempt {
 /** Stream the request to a back end and the answer back; fail over on connect errors; 502 page at the end. */
 export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: ProxyContext): Promise<void> {
   const s = ctx.service;
-  const hasBody =
-    req.method !== 'GET' &&
-    req.method !== 'HEAD' &&
-    (req.headers['content-length'] !== '0' || !!req.headers['transfer-encoding']);
+  // A body is there when the client framed one; HTTP/2 requests other than GET and HEAD may
+  // carry one without a length (then it goes chunked).
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  const hasBody = chunked || (length !== undefined ? length !== '0' : req.method !== 'GET' && req.method !== 'HEAD');
+  const bodyLength = hasBody && !chunked && length !== undefined ? Number(length) : undefined;
   let clientGone = false;
   let attempt: Attempt | undefined;
   res.once('close', () => {
@@ -269,12 +270,15 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     const pool = ctx.backends.pool(target.origin, s.backendSkipVerify);
     const err = await new Promise<Error | undefined>((resolve) => {
       attempt = new Attempt(res, ctx.responseHeaders, resolve);
-      pool.dispatch(
+      const headers = upstreamHeaders(req, ctx, target);
+      if (hasBody && bodyLength === undefined) headers['transfer-encoding'] = 'chunked';
+      pool.request(
         {
           path: target.basePath + pathOf(req),
-          method: (req.method ?? 'GET') as 'GET',
-          headers: upstreamHeaders(req, ctx, target),
-          body: hasBody ? (req as NodeJS.ReadableStream as import('node:stream').Readable) : null,
+          method: req.method ?? 'GET',
+          headers,
+          body: hasBody ? (req as unknown as import('node:stream').Readable) : null,
+          bodyLength,
         },
         attempt,
       );
@@ -303,22 +307,23 @@ export async function proxyUpgrade(
   for (const target of order(s)) {
     try {
       const headers = upstreamHeaders(req, ctx, target);
-      const up = await ctx.backends.pool(target.origin, s.backendSkipVerify).upgrade({
-        path: target.basePath + (req.url ?? '/'),
-        method: 'GET',
-        headers,
-        protocol: String(req.headers.upgrade ?? 'websocket'),
-      });
+      headers.connection = 'upgrade';
+      headers.upgrade = String(req.headers.upgrade ?? 'websocket');
+      const up = await ctx.backends
+        .pool(target.origin, s.backendSkipVerify)
+        .upgrade(target.basePath + (req.url ?? '/'), headers);
       const lines = [
         'HTTP/1.1 101 Switching Protocols',
         'Connection: Upgrade',
         `Upgrade: ${req.headers.upgrade ?? 'websocket'}`,
       ];
-      for (const [k, v] of Object.entries(up.headers)) {
-        if (k === 'connection' || k === 'upgrade' || v === undefined) continue;
-        for (const one of Array.isArray(v) ? v : [v]) lines.push(`${k}: ${one}`);
+      for (let i = 0; i + 1 < up.raw.length; i += 2) {
+        const k = up.raw[i].toLowerCase();
+        if (k === 'connection' || k === 'upgrade') continue;
+        lines.push(`${up.raw[i]}: ${up.raw[i + 1]}`);
       }
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (up.head.length) socket.write(up.head);
       if (head.length) up.socket.write(head);
       up.socket.on('error', () => socket.destroy());
       socket.on('error', () => up.socket.destroy());
