@@ -1,39 +1,15 @@
 // HTTP/1.1 towards the back ends: keep-alive pools of plain or TLS sockets, answers parsed by
-// llhttp — the parser node:http itself uses, taken from node:_http_common — and handed to the
+// llhttp — the parser node:http itself uses, see llhttp.ts — and handed to the
 // proxy as callbacks. Why not undici (used before): on a small proxied request its request
 // objects, header arrays and stream plumbing cost about a quarter of the proxy's time
 // (bench/reverseproxy.mjs: ~15k → ~19k req/s on 2 cores); the parser is the same code.
 //
 // One request at a time per connection (no pipelining). A connection goes back to its pool only
 // when the answer was complete, the request body was all sent and both sides allow keep-alive.
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
-
-/** The part of node's internal parser binding used here (stable since Node 12, same in 20–24). */
-interface Llhttp {
-  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number): void;
-  execute(data: Buffer): number | ParseError;
-  finish(): number | ParseError | undefined;
-  close(): void;
-  [callback: number]: unknown;
-}
-interface ParseError extends Error {
-  code: string;
-  reason?: string;
-  bytesParsed?: number;
-}
-interface LlhttpClass {
-  new (): Llhttp;
-  RESPONSE: number;
-  kOnHeaders: number;
-  kOnHeadersComplete: number;
-  kOnBody: number;
-  kOnMessageComplete: number;
-  kLenientNone: number;
-}
-const { HTTPParser } = createRequire(import.meta.url)('_http_common') as { HTTPParser: LlhttpClass };
+import { HTTPParser, type Llhttp, newParser, type ParseError, SKIP_BODY, STOP_AFTER_HEAD } from './llhttp.js';
 
 /** Per pool: more requests at once wait in line for a connection. */
 const MAX_CONNECTIONS = 256;
@@ -138,8 +114,7 @@ class Connection {
     socket: net.Socket,
   ) {
     this.socket = socket;
-    const parser = new HTTPParser();
-    parser.initialize(HTTPParser.RESPONSE, {}, 0, HTTPParser.kLenientNone);
+    const parser = newParser(HTTPParser.RESPONSE);
     parser[HTTPParser.kOnHeaders] = (headers: string[]) => {
       for (const h of headers) this.partial.push(h);
     };
@@ -190,12 +165,12 @@ class Connection {
     if (!ex || ex.done) {
       // An answer nobody asked for: the connection is out of step.
       this.callbackError ??= codedError('EBADANSWER', 'the back end sent an answer without a request');
-      return 1;
+      return SKIP_BODY;
     }
     if (status < 200) {
       ex.informational = true;
       if (status === 101) this.callbackError ??= codedError('EBADANSWER', 'unexpected 101 Switching Protocols');
-      return 1;
+      return SKIP_BODY;
     }
     ex.answered = true;
     ex.keepAlive = keepAlive;
@@ -207,7 +182,7 @@ class Connection {
       this.callbackError ??= err as Error;
     }
     // HEAD: the answer has headers only, whatever Content-Length says.
-    return ex.req.method === 'HEAD' ? 1 : 0;
+    return ex.req.method === 'HEAD' ? SKIP_BODY : 0;
   }
 
   private afterParse(result: number | ParseError | undefined): void {
@@ -513,8 +488,7 @@ export class BackendPool {
             ALPNProtocols: ['http/1.1'],
           })
         : net.connect({ host: this.host, port: this.port, noDelay: true });
-      const parser = new HTTPParser();
-      parser.initialize(HTTPParser.RESPONSE, {}, 0, HTTPParser.kLenientNone);
+      const parser = newParser(HTTPParser.RESPONSE);
       let partial: string[] = [];
       let answer: { status: number; raw: string[] } | undefined;
       parser[HTTPParser.kOnHeaders] = (h: string[]) => {
@@ -528,9 +502,9 @@ export class BackendPool {
         _u: string,
         status: number,
       ) => {
-        if (status < 200 && status !== 101) return 1;
+        if (status < 200 && status !== 101) return SKIP_BODY;
         answer = { status, raw: h ?? partial };
-        return status === 101 ? 2 : 1; // 2: the rest belongs to the new protocol
+        return status === 101 ? STOP_AFTER_HEAD : SKIP_BODY; // after a 101, the rest is the new protocol
       };
       const done = (err?: Error) => {
         clearTimeout(timer);

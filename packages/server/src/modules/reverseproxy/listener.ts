@@ -5,11 +5,24 @@ import net from 'node:net';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import { splitByFirstByte } from '../../core/http/firstByte.js';
+import { type DirectHost, DirectPath, type DirectRequest, type DirectResponse } from './directHttp1.js';
 
+/**
+ * The handlers are written against node:http's objects; the direct path's DirectRequest and
+ * DirectResponse stand in for them with the fields and calls the handlers use (directHttp1.ts).
+ */
 export type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type AnyResponse = http.ServerResponse | http2.Http2ServerResponse;
 export type RequestHandler = (req: AnyRequest, res: AnyResponse) => void;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void;
+
+/** What the rule's handlers offer the listener (handler.ts). */
+export interface RuleHandlers {
+  onRequest: RequestHandler;
+  onUpgrade: UpgradeHandler;
+  /** Whether a plain HTTP/1.1 request may skip node:http (directHttp1.ts). */
+  direct: (req: AnyRequest) => boolean;
+}
 
 export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c'>;
 
@@ -32,13 +45,25 @@ export class RuleListener {
   private cleartextH2: http2.Http2Server | undefined;
   private secure!: https.Server | http2.Http2SecureServer;
   private opts!: ListenerOptions;
+  private readonly onRequest: RequestHandler;
+  private readonly onUpgrade: UpgradeHandler;
+  /** Plain HTTP/1.1 connections start here; node:http takes over what it does not serve. */
+  private readonly direct: DirectPath;
 
   constructor(
-    private readonly onRequest: RequestHandler,
-    private readonly onUpgrade: UpgradeHandler,
+    handlers: RuleHandlers,
     private readonly certs: CertResolver | undefined,
     opts: ListenerOptions,
   ) {
+    this.onRequest = handlers.onRequest;
+    this.onUpgrade = handlers.onUpgrade;
+    const host: DirectHost = {
+      direct: (req: DirectRequest) => handlers.direct(req as unknown as AnyRequest),
+      onRequest: (req: DirectRequest, res: DirectResponse) =>
+        handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
+      handOver: (socket) => this.plain.emit('connection', socket),
+    };
+    this.direct = new DirectPath(host);
     this.configure(opts);
     // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
     // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
@@ -98,7 +123,8 @@ export class RuleListener {
         secure.emit('connection', s);
       } else if (!isTls && opts.listenTypes !== 'https') {
         const h2 = cleartextH2 && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
-        (h2 ? cleartextH2 : plain).emit('connection', s);
+        if (h2) cleartextH2.emit('connection', s);
+        else this.direct.take(s);
       } else s.destroy();
     });
   }
@@ -124,6 +150,7 @@ export class RuleListener {
   }
 
   close(): Promise<void> {
+    this.direct.close();
     return new Promise((resolve) => {
       this.server.close(() => resolve());
       for (const s of this.sockets) s.destroy();

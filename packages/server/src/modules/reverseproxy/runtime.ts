@@ -151,12 +151,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       slot.status = { ...slot.status, state: 'running', error: undefined, warnings };
       return;
     }
-    const listener = new plane.code.RuleListener(
-      slot.handlers.onRequest,
-      slot.handlers.onUpgrade,
-      this.ctx.certs,
-      listenOptions(rule),
-    );
+    const listener = new plane.code.RuleListener(slot.handlers, this.ctx.certs, listenOptions(rule));
     try {
       const port = await listenOn(listener, rule.address, rule.port);
       slot.listener = listener;

@@ -1,0 +1,451 @@
+// Plain HTTP/1.1 connections served without node:http while their requests go to proxy sub
+// rules: requests are parsed by node's own llhttp (llhttp.ts, strict), and the handler gets a
+// small request (a Readable for the body) and response (head + framing written straight to the
+// socket). node:http's IncomingMessage/ServerResponse machinery is about a third of the proxy's
+// time on a small request (bench/reverseproxy.mjs).
+//
+// Anything else — another service type, HTTP/1.0, an upgrade, `Expect`, no Host — is handed
+// over at the request boundary: the head is written back in front of the unread bytes and the
+// socket goes to the rule's node:http server, which serves it from then on. Pipelined requests
+// wait (socket paused) until the answer before them is done.
+import { EventEmitter } from 'node:events';
+import { STATUS_CODES } from 'node:http';
+import type net from 'node:net';
+import { Readable } from 'node:stream';
+import { HTTPParser, type Llhttp, METHODS, newParser, type ParseError, STOP_AFTER_HEAD } from './llhttp.js';
+
+/** As node:http's server: idle keep-alive connections close after this long… */
+const KEEP_ALIVE_MS = 65_000;
+/** …and a request must have arrived whole within this long (node's requestTimeout). */
+const REQUEST_MS = 300_000;
+const SWEEP_MS = 5_000;
+const UNSAFE = /[\r\n\0]/;
+
+export interface DirectHost {
+  /** Whether this request is served here (else the connection goes to node:http). */
+  direct(req: DirectRequest): boolean;
+  onRequest(req: DirectRequest, res: DirectResponse): void;
+  /** Take over the socket; its unread bytes start with the next request. */
+  handOver(socket: net.Socket): void;
+}
+
+/** Names node:http keeps once (first wins) when a request repeats them; others are joined. */
+const SINGLE = new Set([
+  'content-type',
+  'content-length',
+  'user-agent',
+  'referer',
+  'host',
+  'authorization',
+  'proxy-authorization',
+  'if-modified-since',
+  'if-unmodified-since',
+  'from',
+  'location',
+  'max-forwards',
+  'retry-after',
+  'etag',
+  'last-modified',
+  'server',
+  'age',
+  'expires',
+]);
+
+/** `req.headers` as node:http makes it from the raw list. */
+function headersOf(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    const value = raw[i + 1];
+    const had = out[name];
+    if (had === undefined) out[name] = value;
+    else if (name === 'cookie') out[name] = `${had}; ${value}`;
+    else if (!SINGLE.has(name)) out[name] = `${had}, ${value}`;
+  }
+  return out;
+}
+
+/** The request as handlers read it (the IncomingMessage fields they use); the body streams. */
+export class DirectRequest extends Readable {
+  readonly headers: Record<string, string>;
+  readonly httpVersion = '1.1';
+  complete = false;
+
+  constructor(
+    readonly socket: net.Socket,
+    readonly method: string,
+    readonly url: string,
+    readonly rawHeaders: string[],
+  ) {
+    super();
+    this.headers = headersOf(rawHeaders);
+  }
+
+  override _read(): void {
+    // The consumer wants more: let the socket flow again (kOnBody paused it).
+    this.socket.resume();
+  }
+}
+
+let dateSecond = 0;
+let dateText = '';
+/** The Date header, made once a second. */
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
+
+/**
+ * The response as handlers write it (the ServerResponse calls they make). Header names are
+ * lower-case by contract; Content-Length is passed on, without one the body goes chunked.
+ */
+export class DirectResponse extends EventEmitter {
+  statusCode = 200;
+  headersSent = false;
+  writableEnded = false;
+  writableFinished = false;
+  private head?: string;
+  private chunked = false;
+  private noBody = false;
+  private waitingForDrain = false;
+
+  constructor(
+    private readonly conn: DirectConnection,
+    private readonly socket: net.Socket,
+    private readonly isHead: boolean,
+    /** The client asked to close after this answer. */
+    readonly closeAfter: boolean,
+  ) {
+    super();
+  }
+
+  writeHead(status: number, headers: Record<string, string | string[] | number | undefined> = {}): this {
+    if (this.headersSent) throw new Error('the answer head was already written');
+    this.statusCode = status;
+    const noBody = this.isHead || status === 204 || status === 304 || status < 200;
+    let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+    let hasLength = false;
+    let hasDate = false;
+    for (const name in headers) {
+      const v = headers[name];
+      if (v === undefined || name === 'transfer-encoding' || name === 'connection') continue;
+      if (name === 'content-length') hasLength = true;
+      else if (name === 'date') hasDate = true;
+      if (Array.isArray(v)) {
+        for (const one of v) {
+          if (UNSAFE.test(one)) throw new Error(`invalid value in answer header ${name}`);
+          head += `${name}: ${one}\r\n`;
+        }
+      } else {
+        const one = String(v);
+        if (UNSAFE.test(one)) throw new Error(`invalid value in answer header ${name}`);
+        head += `${name}: ${one}\r\n`;
+      }
+    }
+    if (!hasDate) head += `date: ${httpDate()}\r\n`;
+    this.chunked = !noBody && !hasLength;
+    if (this.chunked) head += 'transfer-encoding: chunked\r\n';
+    if (this.closeAfter) head += 'connection: close\r\n';
+    this.head = `${head}\r\n`;
+    this.noBody = noBody;
+    this.headersSent = true;
+    return this;
+  }
+
+  cork(): void {
+    this.socket.cork();
+  }
+
+  uncork(): void {
+    this.socket.uncork();
+  }
+
+  write(chunk: Buffer | string): boolean {
+    if (this.writableEnded || this.socket.destroyed) return false;
+    if (!this.headersSent) this.writeHead(this.statusCode);
+    const s = this.socket;
+    const first = this.head;
+    this.head = undefined;
+    const length = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    let ok = true;
+    if (this.noBody || length === 0) {
+      if (first) ok = s.write(first, 'latin1');
+    } else {
+      s.cork();
+      if (first) s.write(first, 'latin1');
+      if (this.chunked) {
+        s.write(`${length.toString(16)}\r\n`, 'latin1');
+        s.write(chunk);
+        ok = s.write('\r\n', 'latin1');
+      } else ok = s.write(chunk);
+      s.uncork();
+    }
+    if (!ok && !this.waitingForDrain) {
+      this.waitingForDrain = true;
+      s.once('drain', () => {
+        this.waitingForDrain = false;
+        this.emit('drain');
+      });
+    }
+    return ok;
+  }
+
+  end(chunk?: Buffer | string): this {
+    if (this.writableEnded) return this;
+    if (chunk !== undefined && chunk.length) this.write(chunk);
+    else if (!this.headersSent || this.head) this.write('');
+    if (this.chunked && !this.socket.destroyed) this.socket.write('0\r\n\r\n', 'latin1');
+    this.writableEnded = true;
+    this.writableFinished = true;
+    this.conn.answered(this);
+    return this;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+interface Exchange {
+  req: DirectRequest;
+  res: DirectResponse;
+  started: number;
+}
+
+/** One client connection while it is served here. */
+class DirectConnection {
+  private readonly parser: Llhttp;
+  private exchange?: Exchange;
+  /** Bytes not parsed yet, starting with a request head: pipelined, or to hand over. */
+  private held?: Buffer;
+  private handOverNext = false;
+  private executing = false;
+  private partial: string[] = [];
+  private partialUrl = '';
+  private gone = false;
+  /** Since when the connection has been idle (no exchange). */
+  since = Date.now();
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly host: DirectHost,
+    private readonly forget: (c: DirectConnection) => void,
+  ) {
+    const parser = newParser(HTTPParser.REQUEST);
+    parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+      for (const h of headers) this.partial.push(h);
+      this.partialUrl += url;
+    };
+    parser[HTTPParser.kOnHeadersComplete] = (
+      major: number,
+      minor: number,
+      headers: string[] | undefined,
+      method: number,
+      url: string | undefined,
+      _status: number,
+      _message: string,
+      upgrade: boolean,
+      keepAlive: boolean,
+    ) =>
+      this.onHead(
+        major,
+        minor,
+        headers ?? this.takePartial(),
+        METHODS[method],
+        url || this.takeUrl(),
+        upgrade,
+        keepAlive,
+      );
+    parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
+      const req = this.exchange?.req;
+      if (req && !req.destroyed && !req.push(chunk)) this.socket.pause();
+    };
+    parser[HTTPParser.kOnMessageComplete] = () => {
+      const req = this.exchange?.req;
+      if (!req || req.complete) return;
+      req.complete = true;
+      req.push(null);
+    };
+    this.parser = parser;
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('close', this.onClose);
+  }
+
+  private takePartial(): string[] {
+    const h = this.partial;
+    this.partial = [];
+    return h;
+  }
+
+  private takeUrl(): string {
+    const u = this.partialUrl;
+    this.partialUrl = '';
+    return u;
+  }
+
+  private onHead(
+    major: number,
+    minor: number,
+    raw: string[],
+    method: string,
+    url: string,
+    upgrade: boolean,
+    keepAlive: boolean,
+  ): number {
+    const again = () => {
+      // The head as it came (the parser keeps nothing else of it), for whoever reads it next.
+      let head = `${method} ${url} HTTP/${major}.${minor}\r\n`;
+      for (let i = 0; i + 1 < raw.length; i += 2) head += `${raw[i]}: ${raw[i + 1]}\r\n`;
+      return Buffer.from(`${head}\r\n`, 'latin1');
+    };
+    if (this.exchange) {
+      // Pipelined: parsed again once the answer before it is out.
+      this.held = again();
+      return STOP_AFTER_HEAD;
+    }
+    const req = new DirectRequest(this.socket, method, url, raw);
+    const plain = major === 1 && minor === 1 && !upgrade && method !== 'CONNECT';
+    if (!plain || !req.headers.host || req.headers.expect !== undefined || !this.host.direct(req)) {
+      this.held = again();
+      this.handOverNext = true;
+      return STOP_AFTER_HEAD;
+    }
+    const res = new DirectResponse(this, this.socket, method === 'HEAD', !keepAlive);
+    this.exchange = { req, res, started: Date.now() };
+    try {
+      this.host.onRequest(req, res);
+    } catch {
+      this.socket.destroy();
+    }
+    return 0;
+  }
+
+  private readonly onData = (data: Buffer): void => {
+    this.executing = true;
+    const r = this.parser.execute(data);
+    this.executing = false;
+    if (this.held) {
+      // Stopped after a head: what follows it in this chunk stays with it.
+      if (typeof r === 'number' && r < data.length) this.held = Buffer.concat([this.held, data.subarray(r)]);
+      this.socket.pause();
+    } else if (r instanceof Error) {
+      this.refuse(r);
+      return;
+    }
+    this.checkAnswered();
+    if (this.held && !this.exchange) this.next();
+  };
+
+  private refuse(err: ParseError): void {
+    if (this.exchange || this.socket.destroyed) {
+      this.socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    this.socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  }
+
+  private readonly onEnd = (): void => {
+    if (!this.exchange) this.socket.end();
+  };
+
+  private readonly onClose = (): void => {
+    this.gone = true;
+    this.forget(this);
+    const ex = this.exchange;
+    this.exchange = undefined;
+    if (ex) {
+      if (!ex.req.complete) {
+        ex.req.emit('aborted');
+        ex.req.destroy();
+      }
+      if (!ex.res.writableFinished) ex.res.emit('close');
+    }
+    this.parser.close();
+  };
+
+  /** The handler ended the answer. */
+  answered(res: DirectResponse): void {
+    if (this.exchange?.res !== res) return;
+    // Inside the parser's callback (an answer made at once): decided when it returns.
+    if (!this.executing) this.checkAnswered();
+  }
+
+  private checkAnswered(): void {
+    const ex = this.exchange;
+    if (!ex?.res.writableEnded) return;
+    if (ex.res.closeAfter || !ex.req.complete) {
+      // Asked to close, or the body was not read: nothing more on this connection.
+      this.socket.end();
+      process.nextTick(() => ex.res.emit('close'));
+      return;
+    }
+    this.exchange = undefined;
+    this.since = Date.now();
+    process.nextTick(() => ex.res.emit('close'));
+    if (this.held) process.nextTick(() => this.next());
+  }
+
+  /** Go on with held bytes: parse them here, or hand the socket over. */
+  private next(): void {
+    const held = this.held;
+    if (!held || this.exchange || this.gone) return;
+    this.held = undefined;
+    if (this.handOverNext) {
+      this.socket.off('data', this.onData);
+      this.socket.off('end', this.onEnd);
+      this.socket.off('close', this.onClose);
+      this.forget(this);
+      this.parser.close();
+      this.socket.unshift(held);
+      this.host.handOver(this.socket);
+      process.nextTick(() => this.socket.resume());
+      return;
+    }
+    // After a stop the parser is in upgrade state: start it afresh on the held head.
+    this.parser.initialize(HTTPParser.REQUEST, {}, 0, HTTPParser.kLenientNone);
+    this.socket.resume();
+    this.onData(held);
+  }
+
+  /** Checked by the sweep: idle too long, or a request that never finishes arriving. */
+  stale(now: number): boolean {
+    const ex = this.exchange;
+    if (!ex) return now - this.since > KEEP_ALIVE_MS;
+    return !ex.req.complete && now - ex.started > REQUEST_MS;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+/** The direct path of one listener: its connections and their timeouts. */
+export class DirectPath {
+  private readonly connections = new Set<DirectConnection>();
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(private readonly host: DirectHost) {}
+
+  take(socket: net.Socket): void {
+    const conn = new DirectConnection(socket, this.host, (c) => this.connections.delete(c));
+    this.connections.add(conn);
+    this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const c of this.connections) if (c.stale(now)) c.destroy();
+  }
+
+  close(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}
