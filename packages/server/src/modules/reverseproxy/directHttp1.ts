@@ -25,9 +25,10 @@ export interface DirectHost {
   /** Whether this request is served here (else the connection goes to node:http). */
   direct(req: DirectRequest): boolean;
   onRequest(req: DirectRequest, res: DirectResponse): void;
-  /** Take over the socket; its unread bytes start with the next request. */
-  handOver(socket: net.Socket): void;
 }
+
+/** Takes over a socket whose unread bytes start with the next request (node:http's server). */
+export type HandOver = (socket: net.Socket) => void;
 
 /** Names node:http keeps once (first wins) when a request repeats them; others are joined. */
 const SINGLE = new Set([
@@ -197,7 +198,7 @@ export class DirectResponse extends EventEmitter {
 
   end(chunk?: Buffer | string): this {
     if (this.writableEnded) return this;
-    if (chunk !== undefined && chunk.length) this.write(chunk);
+    if (chunk?.length) this.write(chunk);
     else if (!this.headersSent || this.head) this.write('');
     if (this.chunked && !this.socket.destroyed) this.socket.write('0\r\n\r\n', 'latin1');
     this.writableEnded = true;
@@ -234,6 +235,7 @@ class DirectConnection {
   constructor(
     private readonly socket: net.Socket,
     private readonly host: DirectHost,
+    private readonly handOver: HandOver,
     private readonly forget: (c: DirectConnection) => void,
   ) {
     const parser = newParser(HTTPParser.REQUEST);
@@ -404,7 +406,7 @@ class DirectConnection {
       this.forget(this);
       this.parser.close();
       this.socket.unshift(held);
-      this.host.handOver(this.socket);
+      this.handOver(this.socket);
       process.nextTick(() => this.socket.resume());
       return;
     }
@@ -433,8 +435,8 @@ export class DirectPath {
 
   constructor(private readonly host: DirectHost) {}
 
-  take(socket: net.Socket): void {
-    const conn = new DirectConnection(socket, this.host, (c) => this.connections.delete(c));
+  take(socket: net.Socket, handOver: HandOver): void {
+    const conn = new DirectConnection(socket, this.host, handOver, (c) => this.connections.delete(c));
     this.connections.add(conn);
     this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
   }

@@ -61,7 +61,6 @@ export class RuleListener {
       direct: (req: DirectRequest) => handlers.direct(req as unknown as AnyRequest),
       onRequest: (req: DirectRequest, res: DirectResponse) =>
         handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
-      handOver: (socket) => this.plain.emit('connection', socket),
     };
     this.direct = new DirectPath(host);
     this.configure(opts);
@@ -124,7 +123,7 @@ export class RuleListener {
       } else if (!isTls && opts.listenTypes !== 'https') {
         const h2 = cleartextH2 && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
         if (h2) cleartextH2.emit('connection', s);
-        else this.direct.take(s);
+        else this.direct.take(s, (rest) => plain.emit('connection', rest));
       } else s.destroy();
     });
   }
