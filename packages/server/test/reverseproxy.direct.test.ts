@@ -99,10 +99,13 @@ describe('direct HTTP/1.1 path', () => {
     expect(raw).toMatch(/connection: close/i);
   });
 
-  it('hands the connection to node:http for a file request mid-connection; later requests still answered', async () => {
-    const raw = await exchange(req('/before') + req('/files/hello.txt') + last('/after'));
-    expect(statuses(raw)).toEqual([200, 200, 200]);
-    const order = [raw.indexOf('GET /before'), raw.indexOf('hello from the file server'), raw.indexOf('GET /after')];
+  it('serves files on the same connection, hands over to node:http for Expect, and goes on there', async () => {
+    const raw = await exchange(
+      req('/before') + req('/files/hello.txt') + req('/mid', 'Expect: 100-continue\r\n') + last('/after'),
+    );
+    // node:http answers the Expect with 100 Continue, then the request as usual.
+    expect(statuses(raw)).toEqual([200, 200, 100, 200, 200]);
+    const order = ['GET /before', 'hello from the file server', 'GET /mid', 'GET /after'].map((t) => raw.indexOf(t));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
   });
@@ -132,6 +135,15 @@ describe('direct HTTP/1.1 path', () => {
   it('answers a malformed request with 400 and closes', async () => {
     const raw = await exchange('GET / HTTP/1.1\r\nHost: p.test\r\nBad Header\r\n\r\n');
     expect(statuses(raw)).toEqual([400]);
+  });
+
+  it('refuses a request framed two ways (Content-Length and chunked: request smuggling) with 400', async () => {
+    const hits = b.hits;
+    const raw = await exchange(
+      'POST / HTTP/1.1\r\nHost: p.test\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    );
+    expect(statuses(raw)).toEqual([400]);
+    expect(b.hits).toBe(hits);
   });
 
   it('answers a request without Host (through node:http) with 400', async () => {

@@ -1,11 +1,11 @@
-// Plain HTTP/1.1 connections served without node:http while their requests go to proxy sub
-// rules: requests are parsed by node's own llhttp (llhttp.ts, strict), and the handler gets a
-// small request (a Readable for the body) and response (head + framing written straight to the
-// socket). node:http's IncomingMessage/ServerResponse machinery is about a third of the proxy's
-// time on a small request (bench/reverseproxy.mjs).
+// Plain HTTP/1.1 connections served without node:http: requests are parsed by node's own llhttp
+// (llhttp.ts, strict), and the handlers get a small request (a Readable for the body) and
+// response (head + framing written straight to the socket). node:http's IncomingMessage /
+// ServerResponse machinery is about a third of the proxy's time on a small request
+// (bench/reverseproxy.mjs).
 //
-// Anything else — another service type, HTTP/1.0, an upgrade, `Expect`, no Host — is handed
-// over at the request boundary: the head is written back in front of the unread bytes and the
+// The rest — HTTP/1.0, an upgrade (WebSocket), `Expect`, no Host — is handed over at the
+// request boundary: the head is written back in front of the unread bytes and the
 // socket goes to the rule's node:http server, which serves it from then on. Pipelined requests
 // wait (socket paused) until the answer before them is done.
 import { EventEmitter } from 'node:events';
@@ -22,8 +22,6 @@ const SWEEP_MS = 5_000;
 const UNSAFE = /[\r\n\0]/;
 
 export interface DirectHost {
-  /** Whether this request is served here (else the connection goes to node:http). */
-  direct(req: DirectRequest): boolean;
   onRequest(req: DirectRequest, res: DirectResponse): void;
 }
 
@@ -313,7 +311,7 @@ class DirectConnection {
     }
     const req = new DirectRequest(this.socket, method, url, raw);
     const plain = major === 1 && minor === 1 && !upgrade && method !== 'CONNECT';
-    if (!plain || !req.headers.host || req.headers.expect !== undefined || !this.host.direct(req)) {
+    if (!plain || !req.headers.host || req.headers.expect !== undefined) {
       this.held = again();
       this.handOverNext = true;
       return STOP_AFTER_HEAD;

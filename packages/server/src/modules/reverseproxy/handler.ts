@@ -178,18 +178,7 @@ export function createHandlers(getState: () => RuleState) {
     proxyUpgrade(req, socket, head, proxyContext(state, p, {})).catch(() => socket.destroy());
   };
 
-  /**
-   * Whether a plain HTTP/1.1 request may be served by the direct path (directHttp1.ts): one for a
-   * proxy sub rule. Its filters, CORS and robots answers run there too, through the same code.
-   */
-  const direct = (req: AnyRequest): boolean => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const site = getState().table.match(hostOf(String(req.headers.host ?? '')), q < 0 ? url : url.slice(0, q));
-    return site.service.serviceType === 'proxy';
-  };
-
-  return { onRequest, onUpgrade, direct };
+  return { onRequest, onUpgrade };
 }
 
 function proxyContext(state: RuleState, p: Prepared, extra: Record<string, string>): ProxyContext {

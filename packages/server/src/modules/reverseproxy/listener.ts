@@ -20,8 +20,6 @@ export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, hea
 export interface RuleHandlers {
   onRequest: RequestHandler;
   onUpgrade: UpgradeHandler;
-  /** Whether a plain HTTP/1.1 request may skip node:http (directHttp1.ts). */
-  direct: (req: AnyRequest) => boolean;
 }
 
 export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c'>;
@@ -58,7 +56,6 @@ export class RuleListener {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
     const host: DirectHost = {
-      direct: (req: DirectRequest) => handlers.direct(req as unknown as AnyRequest),
       onRequest: (req: DirectRequest, res: DirectResponse) =>
         handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
     };
