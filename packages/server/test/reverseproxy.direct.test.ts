@@ -44,7 +44,8 @@ beforeAll(async () => {
       setTimeout(() => res.end('second'), 20);
       return;
     }
-    const body = `${req.method} ${req.url}`;
+    const extra = Object.keys(req.headers).filter((k) => k.startsWith('x-h')).length;
+    const body = `${req.method} ${req.url}${extra ? ` with ${extra}` : ''}`;
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)) });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
@@ -130,6 +131,14 @@ describe('direct HTTP/1.1 path', () => {
     const raw = await exchange('GET /old HTTP/1.0\r\nHost: p.test\r\n\r\n');
     expect(statuses(raw)).toEqual([200]);
     expect(raw.endsWith('GET /old')).toBe(true);
+  });
+
+  it('passes a long request head on whole (more than 32 headers), twice on one connection', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `X-H${i}: v${i}\r\n`).join('');
+    const raw = await exchange(req('/long', many) + last('/long2'));
+    expect(statuses(raw)).toEqual([200, 200]);
+    expect(raw).toContain('GET /long with 40');
+    expect(raw.endsWith('GET /long2')).toBe(true);
   });
 
   it('answers a malformed request with 400 and closes', async () => {

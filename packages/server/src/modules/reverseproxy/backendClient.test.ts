@@ -105,6 +105,19 @@ describe('BackendPool', () => {
     expect(again.body).toBe('c1r0');
   });
 
+  it('puts a long answer head together (the parser hands over more than 32 headers in pieces)', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `X-H${i}: v${i}\r\n`).join('');
+    const pool = await serve((socket) =>
+      onRequests(socket, () => socket.write(`HTTP/1.1 200 OK\r\n${many}Content-Length: 2\r\n\r\nok`)),
+    );
+    const r = await send(pool, {});
+    expect(r.raw).toHaveLength(82);
+    expect(r.raw?.slice(78)).toEqual(['X-H39', 'v39', 'Content-Length', '2']);
+    expect(r.body).toBe('ok');
+    // Pieces do not leak into the next answer.
+    expect((await send(pool, {})).raw).toHaveLength(82);
+  });
+
   it('skips 1xx answers (100 Continue, 103 Early Hints) and passes the final one on', async () => {
     const pool = await serve((socket) =>
       onRequests(socket, () =>

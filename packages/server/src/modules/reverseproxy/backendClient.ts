@@ -9,7 +9,7 @@
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
-import { HTTPParser, type Llhttp, newParser, type ParseError, SKIP_BODY, STOP_AFTER_HEAD } from './llhttp.js';
+import { HTTPParser, type Llhttp, newParser, onHeads, type ParseError, SKIP_BODY, STOP_AFTER_HEAD } from './llhttp.js';
 
 /** Per pool: more requests at once wait in line for a connection. */
 const MAX_CONNECTIONS = 256;
@@ -105,7 +105,6 @@ class Connection {
   connected = false;
   /** Back end's own keep-alive timeout hint, ms. */
   idleLimit = IDLE_MS;
-  private partial: string[] = [];
   private callbackError?: Error;
   private closed = false;
 
@@ -115,20 +114,7 @@ class Connection {
   ) {
     this.socket = socket;
     const parser = newParser(HTTPParser.RESPONSE);
-    parser[HTTPParser.kOnHeaders] = (headers: string[]) => {
-      for (const h of headers) this.partial.push(h);
-    };
-    parser[HTTPParser.kOnHeadersComplete] = (
-      _major: number,
-      _minor: number,
-      headers: string[] | undefined,
-      _method: number,
-      _url: string,
-      status: number,
-      _message: string,
-      _upgrade: boolean,
-      keepAlive: boolean,
-    ) => this.onHead(headers ?? this.takePartial(), status, keepAlive);
+    onHeads(parser, (head) => this.onHead(head.raw, head.status, head.keepAlive));
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
       const ex = this.exchange;
       if (!ex || ex.done) return;
@@ -152,12 +138,6 @@ class Connection {
     });
     socket.on('error', (err) => this.close(err));
     socket.on('close', () => this.close());
-  }
-
-  private takePartial(): string[] {
-    const h = this.partial;
-    this.partial = [];
-    return h;
   }
 
   private onHead(raw: string[], status: number, keepAlive: boolean): number {
@@ -489,23 +469,12 @@ export class BackendPool {
           })
         : net.connect({ host: this.host, port: this.port, noDelay: true });
       const parser = newParser(HTTPParser.RESPONSE);
-      let partial: string[] = [];
       let answer: { status: number; raw: string[] } | undefined;
-      parser[HTTPParser.kOnHeaders] = (h: string[]) => {
-        partial = partial.concat(h);
-      };
-      parser[HTTPParser.kOnHeadersComplete] = (
-        _a: number,
-        _b: number,
-        h: string[] | undefined,
-        _m: number,
-        _u: string,
-        status: number,
-      ) => {
+      onHeads(parser, ({ status, raw }) => {
         if (status < 200 && status !== 101) return SKIP_BODY;
-        answer = { status, raw: h ?? partial };
+        answer = { status, raw };
         return status === 101 ? STOP_AFTER_HEAD : SKIP_BODY; // after a 101, the rest is the new protocol
-      };
+      });
       const done = (err?: Error) => {
         clearTimeout(timer);
         socket.off('data', onData);

@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type net from 'node:net';
 import { Readable } from 'node:stream';
-import { HTTPParser, type Llhttp, METHODS, newParser, type ParseError, STOP_AFTER_HEAD } from './llhttp.js';
+import { type Head, HTTPParser, type Llhttp, newParser, onHeads, type ParseError, STOP_AFTER_HEAD } from './llhttp.js';
 
 /** As node:http's server: idle keep-alive connections close after this long… */
 const KEEP_ALIVE_MS = 65_000;
@@ -224,8 +224,6 @@ class DirectConnection {
   private held?: Buffer;
   private handOverNext = false;
   private executing = false;
-  private partial: string[] = [];
-  private partialUrl = '';
   private gone = false;
   /** Since when the connection has been idle (no exchange). */
   since = Date.now();
@@ -237,30 +235,7 @@ class DirectConnection {
     private readonly forget: (c: DirectConnection) => void,
   ) {
     const parser = newParser(HTTPParser.REQUEST);
-    parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
-      for (const h of headers) this.partial.push(h);
-      this.partialUrl += url;
-    };
-    parser[HTTPParser.kOnHeadersComplete] = (
-      major: number,
-      minor: number,
-      headers: string[] | undefined,
-      method: number,
-      url: string | undefined,
-      _status: number,
-      _message: string,
-      upgrade: boolean,
-      keepAlive: boolean,
-    ) =>
-      this.onHead(
-        major,
-        minor,
-        headers ?? this.takePartial(),
-        METHODS[method],
-        url || this.takeUrl(),
-        upgrade,
-        keepAlive,
-      );
+    onHeads(parser, (head) => this.onHead(head));
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
       const req = this.exchange?.req;
       if (req && !req.destroyed && !req.push(chunk)) this.socket.pause();
@@ -277,27 +252,7 @@ class DirectConnection {
     socket.on('close', this.onClose);
   }
 
-  private takePartial(): string[] {
-    const h = this.partial;
-    this.partial = [];
-    return h;
-  }
-
-  private takeUrl(): string {
-    const u = this.partialUrl;
-    this.partialUrl = '';
-    return u;
-  }
-
-  private onHead(
-    major: number,
-    minor: number,
-    raw: string[],
-    method: string,
-    url: string,
-    upgrade: boolean,
-    keepAlive: boolean,
-  ): number {
+  private onHead({ major, minor, raw, method, url, upgrade, keepAlive }: Head): number {
     const again = () => {
       // The head as it came (the parser keeps nothing else of it), for whoever reads it next.
       let head = `${method} ${url} HTTP/${major}.${minor}\r\n`;

@@ -42,6 +42,59 @@ export const METHODS = common.methods;
 export const SKIP_BODY = 1;
 export const STOP_AFTER_HEAD = 2;
 
+/** One message head as the parser reports it. */
+export interface Head {
+  major: number;
+  minor: number;
+  /** [name, value, …] as sent. */
+  raw: string[];
+  /** Requests only. */
+  method: string;
+  url: string;
+  /** Answers only. */
+  status: number;
+  upgrade: boolean;
+  keepAlive: boolean;
+}
+
+/**
+ * Calls `onHead` with each message head; its return value goes back to the parser (0,
+ * SKIP_BODY or STOP_AFTER_HEAD). A long head arrives in pieces first: they are put together.
+ */
+export function onHeads(parser: Llhttp, onHead: (head: Head) => number): void {
+  let pieces: string[] = [];
+  let urlPieces = '';
+  parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+    for (const h of headers) pieces.push(h);
+    urlPieces += url;
+  };
+  parser[HTTPParser.kOnHeadersComplete] = (
+    major: number,
+    minor: number,
+    headers: string[] | undefined,
+    method: number,
+    url: string | undefined,
+    status: number,
+    _message: string,
+    upgrade: boolean,
+    keepAlive: boolean,
+  ) => {
+    const head: Head = {
+      major,
+      minor,
+      raw: headers ?? pieces,
+      method: METHODS[method],
+      url: url || urlPieces,
+      status,
+      upgrade,
+      keepAlive,
+    };
+    if (!headers) pieces = [];
+    urlPieces = '';
+    return onHead(head);
+  };
+}
+
 /** A parser for one connection, strict (no lenient flags), node's default header size limit. */
 export function newParser(type: number): Llhttp {
   const parser = new HTTPParser();
