@@ -383,9 +383,10 @@ export class BackendPool {
     this.open().start(ex);
   }
 
-  private open(): Connection {
+  /** A new socket to the back end (TLS resumes the last session when it has one). */
+  private connect(): net.Socket {
     const options = { host: this.host, port: this.port, noDelay: true };
-    const socket = this.secure
+    return this.secure
       ? tls.connect({
           ...options,
           servername: this.servername,
@@ -394,6 +395,10 @@ export class BackendPool {
           session: this.tlsSession,
         })
       : net.connect(options);
+  }
+
+  private open(): Connection {
+    const socket = this.connect();
     const conn = new Connection(this, socket);
     this.all.add(conn);
     const timer = setTimeout(
@@ -459,15 +464,7 @@ export class BackendPool {
       } catch (err) {
         return reject(err);
       }
-      const socket = this.secure
-        ? tls.connect({
-            host: this.host,
-            port: this.port,
-            servername: this.servername,
-            rejectUnauthorized: !this.skipVerify,
-            ALPNProtocols: ['http/1.1'],
-          })
-        : net.connect({ host: this.host, port: this.port, noDelay: true });
+      const socket = this.connect();
       const parser = newParser(HTTPParser.RESPONSE);
       let answer: { status: number; raw: string[] } | undefined;
       onHeads(parser, ({ status, raw }) => {
