@@ -37,9 +37,15 @@ http.createServer((req, res) => {
 
 /** The built server with the module, in a child process; resolves once its admin API answers. */
 async function startLucky(configDir) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/reverseproxy-server.mjs'), configDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // With the worker's V8 flags: what runs for users is what is measured.
+  const { WORKER_V8_FLAGS } = await import(path.join(ROOT, 'packages/server/dist/cli/supervise.js'));
+  const child = spawn(
+    process.execPath,
+    [...WORKER_V8_FLAGS, path.join(ROOT, 'bench/reverseproxy-server.mjs'), configDir],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
