@@ -33,9 +33,7 @@ export async function benchCore() {
     budget: 1500,
   });
 
-  // Idle memory: signed in, the overview and log endpoints polled a few times, then idle. The
-  // budget is read after 15 s: V8's memory reducer shrinks the young generation about 8 s after
-  // the allocations stop; the reading at 5 s is shown beside it.
+  // Idle memory: signed in, the overview and log endpoints polled a few times, then 5 s idle.
   const p = await startProgram();
   const token = await login(p.base);
   for (let i = 0; i < 20; i++) {
@@ -44,9 +42,7 @@ export async function benchCore() {
   }
   const info = (await (await fetch(`${p.base}/api/info`, { headers: { authorization: token } })).json()).info;
   await new Promise((r) => setTimeout(r, 5000));
-  results.push({ name: 'RSS of the server process 5 s after the last request', value: rssMb(info.PID), unit: 'MB' });
-  await new Promise((r) => setTimeout(r, 10_000));
-  results.push({ name: 'idle RSS of the server process (15 s)', value: rssMb(info.PID), unit: 'MB', budget: 80 });
+  results.push({ name: 'idle RSS of the server process', value: rssMb(info.PID), unit: 'MB', budget: 80 });
   results.push({
     name: 'idle PSS of the server process (shared node binary counted once)',
     value: pssMb(info.PID),
