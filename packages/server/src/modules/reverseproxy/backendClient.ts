@@ -9,7 +9,16 @@
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
-import { HTTPParser, type Llhttp, newParser, onHeads, type ParseError, SKIP_BODY, STOP_AFTER_HEAD } from './llhttp.js';
+import {
+  HTTPParser,
+  type Llhttp,
+  newParser,
+  onHeads,
+  type ParseError,
+  SKIP_BODY,
+  SPLITS_HEAD,
+  STOP_AFTER_HEAD,
+} from './llhttp.js';
 
 /** Per pool: more requests at once wait in line for a connection. */
 const MAX_CONNECTIONS = 256;
@@ -19,8 +28,6 @@ const HEADERS_TIMEOUT_MS = 60_000;
 /** Idle keep-alive sockets close before the usual server side timeouts (Node 5 s, Apache 5 s). */
 const IDLE_MS = 4_000;
 const SWEEP_MS = 1_000;
-/** Values that would split the head (request smuggling): never written. */
-const UNSAFE = /[\r\n\0]/;
 
 export type HeaderMap = Record<string, string | string[]>;
 
@@ -61,16 +68,16 @@ function codedError(code: string, message: string): NodeJS.ErrnoException {
 
 /** The request head; throws on values that would break it. */
 function headOf(method: string, path: string, headers: HeaderMap): string {
-  if (UNSAFE.test(path) || path.includes(' ')) throw codedError('EINVALIDREQUEST', 'invalid request path');
+  if (SPLITS_HEAD.test(path) || path.includes(' ')) throw codedError('EINVALIDREQUEST', 'invalid request path');
   let head = `${method} ${path} HTTP/1.1\r\n`;
   for (const name in headers) {
     const v = headers[name];
     if (typeof v === 'string') {
-      if (UNSAFE.test(v)) throw codedError('EINVALIDREQUEST', `invalid value in header ${name}`);
+      if (SPLITS_HEAD.test(v)) throw codedError('EINVALIDREQUEST', `invalid value in header ${name}`);
       head += `${name}: ${v}\r\n`;
     } else {
       for (const one of v) {
-        if (UNSAFE.test(one)) throw codedError('EINVALIDREQUEST', `invalid value in header ${name}`);
+        if (SPLITS_HEAD.test(one)) throw codedError('EINVALIDREQUEST', `invalid value in header ${name}`);
         head += `${name}: ${one}\r\n`;
       }
     }

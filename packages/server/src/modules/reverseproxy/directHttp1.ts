@@ -12,14 +12,22 @@ import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type net from 'node:net';
 import { Readable } from 'node:stream';
-import { type Head, HTTPParser, type Llhttp, newParser, onHeads, type ParseError, STOP_AFTER_HEAD } from './llhttp.js';
+import {
+  type Head,
+  HTTPParser,
+  type Llhttp,
+  newParser,
+  onHeads,
+  type ParseError,
+  SPLITS_HEAD,
+  STOP_AFTER_HEAD,
+} from './llhttp.js';
 
 /** As node:http's server: idle keep-alive connections close after this long… */
 const KEEP_ALIVE_MS = 65_000;
 /** …and a request must have arrived whole within this long (node's requestTimeout). */
 const REQUEST_MS = 300_000;
 const SWEEP_MS = 5_000;
-const UNSAFE = /[\r\n\0]/;
 
 export interface DirectHost {
   onRequest(req: DirectRequest, res: DirectResponse): void;
@@ -137,12 +145,12 @@ export class DirectResponse extends EventEmitter {
       else if (name === 'date') hasDate = true;
       if (Array.isArray(v)) {
         for (const one of v) {
-          if (UNSAFE.test(one)) throw new Error(`invalid value in answer header ${name}`);
+          if (SPLITS_HEAD.test(one)) throw new Error(`invalid value in answer header ${name}`);
           head += `${name}: ${one}\r\n`;
         }
       } else {
         const one = String(v);
-        if (UNSAFE.test(one)) throw new Error(`invalid value in answer header ${name}`);
+        if (SPLITS_HEAD.test(one)) throw new Error(`invalid value in answer header ${name}`);
         head += `${name}: ${one}\r\n`;
       }
     }

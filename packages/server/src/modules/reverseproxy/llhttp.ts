@@ -42,6 +42,9 @@ export const METHODS = common.methods;
 export const SKIP_BODY = 1;
 export const STOP_AFTER_HEAD = 2;
 
+/** Characters that would split a head (response splitting, request smuggling): never written. */
+export const SPLITS_HEAD = /[\r\n\0]/;
+
 /** One message head as the parser reports it. */
 export interface Head {
   major: number;
