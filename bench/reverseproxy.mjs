@@ -65,14 +65,20 @@ async function startLucky(configDir) {
   };
 }
 
+/** Processes whose parent is `pid` (the web service helper processes of the server). */
+function childPids(pid) {
+  const r = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).map(Number);
+}
+
 const toMs = (v, unit) => Number(v) * { us: 0.001, ms: 1, s: 1000 }[unit];
 const toMBs = (v, unit) => Number(v) * { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 }[unit];
 
 /** wrk keep-alive: requests/s, p99 latency (ms) and transfer (MiB/s). */
-function wrk(url, connections = CONNECTIONS) {
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${SECONDS}s`, '--latency', url], {
+function wrk(url, connections = CONNECTIONS, seconds = SECONDS) {
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', url], {
     encoding: 'utf8',
-    timeout: (SECONDS + 15) * 1000,
+    timeout: (seconds + 15) * 1000,
   });
   const errors = /Socket errors: .*|Non-2xx.*/.exec(out);
   if (errors) console.error(`wrk ${url}: ${errors[0]}`);
@@ -269,6 +275,10 @@ export async function benchReverseproxy() {
     ];
     const t = (ports, names, p = '/') => names.map((name) => ({ name, url: `http://${HOST}:${ports[name]}${p}` }));
 
+    // A warm-up round for every target, not measured: JIT, back-end connection pools, and our web
+    // service helper processes, which start when the server process stays busy (helperPool.ts).
+    for (const x of t(http, proxies)) wrk(x.url, 32, 2);
+
     // 1. HTTP/1.1 keep-alive through the proxies.
     for (const [label, p] of [
       ['small', '/'],
@@ -299,6 +309,13 @@ export async function benchReverseproxy() {
     ]);
 
     results.push({ name: 'server RSS after the web service benchmark', value: rssMb(lucky.pid), unit: 'MB' });
+    const helpers = childPids(lucky.pid);
+    results.push({ name: 'web service helper processes after the benchmark', value: helpers.length, unit: '' });
+    results.push({
+      name: 'RSS of the helper processes together',
+      value: helpers.reduce((sum, pid) => sum + rssMb(pid), 0),
+      unit: 'MB',
+    });
   } finally {
     for (const p of peers.reverse()) await p.stop();
     await lucky?.stop();

@@ -28,6 +28,9 @@ export async function tempDir(prefix = 'lucky-test-'): Promise<string> {
 
 /** A real server on 127.0.0.1 and a free port, with its own temp config dir. */
 export async function startTestServer(opts: Partial<CoreOptions> = {}): Promise<TestServer> {
+  // Web service helper processes start under load (helperPool.ts): the tests that do not test them
+  // keep every connection in this process, so timing never decides where a request is served.
+  process.env.LUCKY_WEB_HELPERS ??= '0';
   const configDir = opts.configDir ?? (await tempDir());
   const t: Partial<TestServer> = { restarts: 0, configDir };
   const server = await startServer({

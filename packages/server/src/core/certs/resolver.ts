@@ -1,5 +1,9 @@
 import tls from 'node:tls';
+import type { CertRecord } from './schema.js';
 import type { CertStore, LoadedCert } from './store.js';
+
+/** Where the certificates come from: the core's store, or a copy of it in a web service helper process. */
+export type CertSource = Pick<CertStore, 'loaded' | 'onChange'>;
 
 export type TlsMinVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
@@ -22,10 +26,23 @@ export class CertResolver {
   private contexts = new Map<string, tls.SecureContext>();
   private dirty = true;
 
-  constructor(private readonly store: CertStore) {
+  constructor(private readonly store: CertSource) {
     store.onChange(() => {
       this.dirty = true;
     });
+  }
+
+  /** The enabled certificates with their keys, for a helper process's copy (never for an API answer). */
+  records(): CertRecord[] {
+    return this.store
+      .loaded()
+      .filter((c) => c.record.enable)
+      .map((c) => c.record);
+  }
+
+  /** Called after the certificates changed. */
+  onChange(fn: () => void): () => void {
+    return this.store.onChange(fn);
   }
 
   /** The certificate for `servername` (undefined: none stored and enabled). */

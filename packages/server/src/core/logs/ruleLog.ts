@@ -86,7 +86,8 @@ export class RuleLog {
     this.add(6, text);
   }
 
-  add(level: RuleLogLevel, text: string): void {
+  /** `at`: when it happened (a web service helper process reports its lines a little later). */
+  add(level: RuleLogLevel, text: string, at = Date.now()): void {
     if (level > this.opts.level) return;
     if (this.opts.toConsole) {
       if (level === 2) this.console.error(text);
@@ -96,7 +97,7 @@ export class RuleLog {
     }
     const cap = this.opts.capacity;
     if (cap === 0) return;
-    const entry: StoredEntry = { seq: ++this.seq, at: Date.now(), level, text };
+    const entry: StoredEntry = { seq: ++this.seq, at, level, text };
     if (this.count < cap) {
       this.ring[(this.start + this.count) % cap] = entry;
       this.count++;

@@ -2,11 +2,18 @@ import type { ReverseproxyRule } from '@lucky/shared';
 import type { Logger } from '../../core/logs/logger.js';
 import { RuleLog } from '../../core/logs/ruleLog.js';
 
+/** What the handlers write to: a sub rule's RuleLog here, a relay in a helper process (helperMain.ts). */
+export type SiteLog = Pick<RuleLog, 'wants' | 'error' | 'warn' | 'info' | 'debug'>;
+
+export interface SiteLogs {
+  get(siteKey: string): SiteLog | undefined;
+}
+
 /**
  * Access and error logs of one rule: a ring per sub rule key (and `default`),
  * sized by that sub rule's settings. Logs of sub rules that are gone are dropped.
  */
-export class AccessLogs {
+export class AccessLogs implements SiteLogs {
   private logs = new Map<string, RuleLog>();
 
   constructor(private readonly console: Logger) {}

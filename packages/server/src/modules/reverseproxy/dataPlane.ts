@@ -2,5 +2,6 @@
 // enabled rule starts: its code and tables stay out of a process that has no
 // web service rule running (idle RSS budget, bench/core.mjs).
 export { createHandlers } from './handler.js';
+export { HelperPool, helperSettings } from './helperPool.js';
 export { RuleListener } from './listener.js';
 export { Backends } from './proxy.js';

@@ -3,8 +3,7 @@ import type net from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ReverseproxyService } from '@lucky/shared';
 import { normalizeIp } from '../../core/http/clientIp.js';
-import type { RuleLog } from '../../core/logs/ruleLog.js';
-import type { AccessLogs } from './accessLog.js';
+import type { SiteLog, SiteLogs } from './accessLog.js';
 import { serveFiles } from './fileServer.js';
 import { basicAuthFails, cacheControl, clientIpOf, corsHeaders, ipAllowed, uaAllowed } from './filters.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
@@ -15,14 +14,14 @@ import { hostOf, type RouteTable, type Site } from './router.js';
 /** What a rule's handlers read per request; replaced whole on reload. */
 export interface RuleState {
   table: RouteTable;
-  logs: AccessLogs;
+  logs: SiteLogs;
   backends: Backends;
 }
 
 interface Prepared {
   site: Site;
   s: ReverseproxyService;
-  log: RuleLog | undefined;
+  log: SiteLog | undefined;
   vars: RequestVars;
   peer: string;
   host: string;

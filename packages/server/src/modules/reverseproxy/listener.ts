@@ -28,6 +28,7 @@ export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVers
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 
 const FIRST_BYTE_TIMEOUT_MS = 15_000;
+const CLOSE_WAIT_MS = 3000;
 
 /**
  * One rule's socket: HTTP, HTTPS or both on one port (first-byte split, see
@@ -48,10 +49,15 @@ export class RuleListener {
   /** Plain HTTP/1.1 connections start here; node:http takes over what it does not serve. */
   private readonly direct: DirectPath;
 
+  /**
+   * `handOff` may give a new connection to a helper process (helperPool.ts) before a byte of it
+   * is read; it returns false to keep the connection here.
+   */
   constructor(
     handlers: RuleHandlers,
     private readonly certs: CertResolver | undefined,
     opts: ListenerOptions,
+    private readonly handOff?: (socket: net.Socket) => boolean,
   ) {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
@@ -63,7 +69,13 @@ export class RuleListener {
     this.configure(opts);
     // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
     // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
-    this.server = net.createServer({ noDelay: true }, (socket) => this.dispatch(socket));
+    // Paused until it is clear which process serves the connection: a socket handed to a
+    // helper must arrive there with none of its bytes read here.
+    this.server = net.createServer({ noDelay: true, pauseOnConnect: true }, (socket) => {
+      if (this.handOff?.(socket)) return;
+      socket.resume();
+      this.dispatch(socket);
+    });
     this.server.on('error', () => undefined);
   }
 
@@ -109,6 +121,12 @@ export class RuleListener {
     this.defaultCertId = id;
   }
 
+  /** Serve a connection accepted elsewhere (a helper process gets its sockets from the main one). */
+  accept(socket: net.Socket): void {
+    socket.setNoDelay(true);
+    this.dispatch(socket);
+  }
+
   private dispatch(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
@@ -145,10 +163,19 @@ export class RuleListener {
     return this.sockets.size;
   }
 
+  /**
+   * Stop listening (the port is free at once) and close the connections. The promise waits for
+   * the connections handed to helper processes as well, which close them on `drop`; a helper
+   * that does not answer holds it up for CLOSE_WAIT_MS at most.
+   */
   close(): Promise<void> {
     this.direct.close();
     return new Promise((resolve) => {
-      this.server.close(() => resolve());
+      const done = setTimeout(resolve, CLOSE_WAIT_MS);
+      this.server.close(() => {
+        clearTimeout(done);
+        resolve();
+      });
       for (const s of this.sockets) s.destroy();
     });
   }

@@ -8,9 +8,11 @@ import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { AccessLogs } from './accessLog.js';
 import type { createHandlers, RuleState } from './handler.js';
-import type { ListenerOptions, RuleListener } from './listener.js';
+import type { HelperPool } from './helperPool.js';
+import type { RuleListener } from './listener.js';
 import type { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
+import { listenOptions } from './ruleOptions.js';
 
 /** The serving half (listeners, proxy, file server), loaded on first use: see dataPlane.ts. */
 type DataPlane = typeof import('./dataPlane.js');
@@ -29,13 +31,6 @@ interface Slot {
   status: ReverseproxyRuleStatus;
 }
 
-const listenOptions = (r: ReverseproxyRule): ListenerOptions => ({
-  listenTypes: r.listenTypes,
-  minTlsVersion: r.minTlsVersion,
-  http2: r.http2,
-  h2c: r.h2c,
-});
-
 /**
  * One listener per enabled rule. A reload swaps each rule's route table and
  * log settings in place; only a rule whose address or port changed gets a new
@@ -43,7 +38,7 @@ const listenOptions = (r: ReverseproxyRule): ListenerOptions => ({
  */
 export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   private slots = new Map<string, Slot>();
-  private plane?: { code: DataPlane; backends: Backends };
+  private plane?: Plane;
 
   constructor(private readonly ctx: ModuleContext) {}
 
@@ -56,18 +51,43 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.slots.values()].map((s) => s.listener?.close()));
+    await Promise.all([...this.slots].map(([key, slot]) => this.closeListener(key, slot)));
     for (const [key, slot] of this.slots) if (slot.firewallPort) await this.firewall(key, slot, undefined);
     this.slots.clear();
+    await this.plane?.helpers.close();
     await this.plane?.backends.close();
   }
 
-  private async dataPlane(): Promise<{ code: DataPlane; backends: Backends }> {
+  private async dataPlane(): Promise<Plane> {
     if (!this.plane) {
       const code = await import('./dataPlane.js');
-      this.plane ??= { code, backends: new code.Backends() };
+      this.plane ??= {
+        code,
+        backends: new code.Backends(),
+        helpers: new code.HelperPool({
+          ...code.helperSettings(),
+          log: this.ctx.log,
+          certs: this.ctx.certs,
+          onLine: ([ruleKey, siteKey, level, text, at]) =>
+            this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at),
+          connectionsHere: () => {
+            let n = 0;
+            for (const s of this.slots.values()) n += s.listener?.connectionCount ?? 0;
+            return n;
+          },
+        }),
+      };
     }
     return this.plane;
+  }
+
+  /** The rule no longer listens here: helper processes close its connections too. */
+  private async closeListener(key: string, slot: Slot): Promise<void> {
+    // Helpers first: the listening server's close waits for the connections it handed out.
+    this.plane?.helpers.dropRule(key);
+    await slot.listener?.close();
+    slot.listener = undefined;
+    slot.bound = undefined;
   }
 
   status() {
@@ -76,7 +96,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     const failing = Object.values(rules).filter((r) => r.state === 'error').length;
     return {
       error: failing ? `${failing} rule(s) could not start` : undefined,
-      details: { rules: Object.keys(rules).length, failing },
+      details: { rules: Object.keys(rules).length, failing, helperProcesses: this.plane?.helpers.size ?? 0 },
     };
   }
 
@@ -108,18 +128,14 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     const keep = new Set(config.rules.map((r) => r.key));
     for (const [key, slot] of this.slots) {
       if (keep.has(key)) continue;
-      await slot.listener?.close();
+      await this.closeListener(key, slot);
       await this.firewall(key, slot, undefined);
       this.slots.delete(key);
     }
     // Free the sockets that move away before binding new ones (two rules may swap ports).
     for (const rule of config.rules) {
       const slot = this.slots.get(rule.key);
-      if (slot?.listener && (!rule.enable || slot.bound !== bindKey(rule))) {
-        await slot.listener.close();
-        slot.listener = undefined;
-        slot.bound = undefined;
-      }
+      if (slot?.listener && (!rule.enable || slot.bound !== bindKey(rule))) await this.closeListener(rule.key, slot);
     }
     for (const rule of config.rules) await this.applyRule(rule);
   }
@@ -147,15 +163,20 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     }
     if (slot.listener && slot.bound === bindKey(rule)) {
       slot.listener.configure(listenOptions(rule));
+      plane.helpers.setRule(rule);
       await this.firewall(rule.key, slot, rule.firewallAutoAllow ? slot.status.port : undefined, warnings);
       slot.status = { ...slot.status, state: 'running', error: undefined, warnings };
       return;
     }
-    const listener = new plane.code.RuleListener(slot.handlers, this.ctx.certs, listenOptions(rule));
+    const key = rule.key;
+    const listener = new plane.code.RuleListener(slot.handlers, this.ctx.certs, listenOptions(rule), (socket) =>
+      plane.helpers.handOff(key, socket),
+    );
     try {
       const port = await listenOn(listener, rule.address, rule.port);
       slot.listener = listener;
       slot.bound = bindKey(rule);
+      plane.helpers.setRule(rule);
       await this.firewall(rule.key, slot, rule.firewallAutoAllow ? port : undefined, warnings);
       slot.status = { state: 'running', warnings, port };
       this.ctx.log.info(
@@ -169,6 +190,12 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       this.ctx.log.error(`rule ${rule.name || rule.key}: ${reason}`);
     }
   }
+}
+
+interface Plane {
+  code: DataPlane;
+  backends: Backends;
+  helpers: HelperPool;
 }
 
 const FIREWALL_OWNER = 'reverseproxy:';

@@ -1,0 +1,251 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import type net from 'node:net';
+import os from 'node:os';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { ReverseproxyRule } from '@lucky/shared';
+import { WORKER_V8_FLAGS } from '../../cli/supervise.js';
+import type { CertResolver } from '../../core/certs/resolver.js';
+import type { Logger } from '../../core/logs/logger.js';
+import type { FromHelper, RelayedLine, ToHelper } from './helperProtocol.js';
+
+export interface HelperPoolOptions {
+  /** Helper processes at most (0: every connection is served in the server process). */
+  max: number;
+  /** Start them with the first rule instead of when the server process gets busy (tests). */
+  eager: boolean;
+  log: Logger;
+  certs?: CertResolver;
+  /** A log line a helper wrote for one of the rules' sites. */
+  onLine(line: RelayedLine): void;
+  /** Connections the server process itself serves now (over all rules). */
+  connectionsHere(): number;
+}
+
+/** The pool's settings from the environment: LUCKY_WEB_HELPERS (count), LUCKY_WEB_HELPERS_START=eager. */
+export function helperSettings(env = process.env): { max: number; eager: boolean } {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  const given = Number.parseInt(env.LUCKY_WEB_HELPERS ?? '', 10);
+  return {
+    max: Number.isFinite(given) && given >= 0 ? Math.min(given, 16) : Math.min(Math.max(cores - 1, 0), 3),
+    eager: env.LUCKY_WEB_HELPERS_START === 'eager',
+  };
+}
+
+const SAMPLE_MS = 500;
+/** Share of the server process's time spent working (not waiting) that counts as busy. */
+const BUSY = 0.75;
+/**
+ * Idle CPU the machine must have (in cores) for a helper to start: on a machine whose cores are
+ * all busy (the clients or the back end run on it too) another process only competes for them.
+ */
+const SPARE_CORES = 0.3;
+/** Busy samples in a row before a helper starts (a short burst does not start one). */
+const BUSY_SAMPLES = 2;
+/** A helper without connections for this long exits (its memory goes back to the system). */
+const IDLE_EXIT_MS = 60_000;
+/** A helper that dies this soon after starting holds further starts off for BACKOFF_MS. */
+const EARLY_DEATH_MS = 10_000;
+const BACKOFF_MS = 60_000;
+
+interface Helper {
+  child: ChildProcess;
+  ready: boolean;
+  leaving: boolean;
+  startedAt: number;
+  connections: number;
+  /** Since when it has had no connections (0: it has some). */
+  idleSince: number;
+}
+
+/**
+ * The web service's extra processes. Node serves JavaScript on one core; a site
+ * busy enough to fill it gets helper processes (up to one per further core, at
+ * most 3 by default), started when the server process stays busy while the machine has idle CPU, stopped
+ * after a minute without connections, so an idle box pays nothing for them. The
+ * server process keeps every listening socket and hands each new connection,
+ * before reading from it, in turn to itself or a ready helper; the helper runs the
+ * same listener and handlers on the rule and certificates it was sent, and reports
+ * its log lines back to the rule's logs here.
+ */
+export class HelperPool {
+  private readonly helpers: Helper[] = [];
+  private readonly rules = new Map<string, ReverseproxyRule>();
+  private turn = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private lastElu: EventLoopUtilization | undefined;
+  private lastCpu = cpuTimes();
+  private busySamples = 0;
+  private holdUntil = 0;
+  private readonly stopCertWatch: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: HelperPoolOptions) {
+    this.stopCertWatch = opts.certs?.onChange(() => this.broadcast(this.certMessage()));
+  }
+
+  /** A rule that listens in the server process (added or changed). */
+  setRule(rule: ReverseproxyRule): void {
+    if (this.opts.max === 0 || this.closed) return;
+    this.rules.set(rule.key, rule);
+    this.broadcast({ t: 'rule', rule });
+    if (this.opts.eager) while (this.running < this.opts.max) this.spawn();
+    else this.watchLoad();
+  }
+
+  /** The rule stopped listening: helpers close its connections. */
+  dropRule(key: string): void {
+    if (!this.rules.delete(key)) return;
+    this.broadcast({ t: 'drop', key });
+    if (!this.rules.size) this.stopWatching();
+  }
+
+  /** Give a just-accepted connection of rule `key` to the helper whose turn it is; false: serve it here. */
+  handOff(key: string, socket: net.Socket): boolean {
+    if (!this.helpers.length || !this.rules.has(key)) return false;
+    const ready = this.helpers.filter((h) => h.ready && !h.leaving && h.child.connected);
+    if (!ready.length) return false;
+    this.turn = (this.turn + 1) % (ready.length + 1);
+    if (this.turn === 0) return false;
+    const h = ready[this.turn - 1];
+    h.connections++;
+    h.idleSince = 0;
+    try {
+      h.child.send({ t: 'conn', key } satisfies ToHelper, socket, { keepOpen: false }, (err) => {
+        if (err) socket.destroy();
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Helpers serving now (for the status and the tests). */
+  get size(): number {
+    return this.helpers.filter((h) => h.ready && !h.leaving).length;
+  }
+
+  /** Helpers started and not stopping (ready or not): what the start limit counts. */
+  private get running(): number {
+    return this.helpers.filter((h) => !h.leaving).length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopWatching();
+    this.stopCertWatch?.();
+    await Promise.all(this.helpers.map((h) => this.retire(h)));
+  }
+
+  private certMessage(): ToHelper {
+    return { t: 'certs', certs: this.opts.certs?.records() ?? [] };
+  }
+
+  private broadcast(m: ToHelper): void {
+    for (const h of this.helpers) if (h.child.connected && !h.leaving) h.child.send(m);
+  }
+
+  private spawn(): void {
+    const here = fileURLToPath(import.meta.url);
+    // From the TypeScript sources (tests, `npm run dev`) the helper needs tsx as the loader.
+    const fromSource = here.endsWith('.ts');
+    const entry = here.replace(/helperPool\.(ts|js)$/, `helperMain.$1`);
+    const child = fork(entry, [], {
+      execArgv: fromSource ? ['--conditions=development', '--import', 'tsx'] : WORKER_V8_FLAGS,
+      env: { ...process.env, LUCKY_WEB_HELPER: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'json',
+    });
+    const h: Helper = { child, ready: false, leaving: false, startedAt: Date.now(), connections: 0, idleSince: 0 };
+    this.helpers.push(h);
+    child.send(this.certMessage());
+    for (const rule of this.rules.values()) child.send({ t: 'rule', rule } satisfies ToHelper);
+    child.on('message', (m: FromHelper) => {
+      if (m.t === 'ready') {
+        h.ready = true;
+        this.opts.log.info(`web service helper process ${child.pid} started`);
+      } else if (m.t === 'report') {
+        for (const line of m.lines) this.opts.onLine(line);
+        h.connections = m.connections;
+        if (m.connections > 0) h.idleSince = 0;
+        else if (!h.idleSince) h.idleSince = Date.now();
+      }
+    });
+    child.on('error', (err) => this.opts.log.warn(`web service helper process: ${err.message}`));
+    child.on('exit', (code, signal) => {
+      const i = this.helpers.indexOf(h);
+      if (i >= 0) this.helpers.splice(i, 1);
+      if (h.leaving) return;
+      this.opts.log.warn(
+        `web service helper process ${child.pid} ended (${signal ?? `code ${code}`}); its connections were closed`,
+      );
+      if (Date.now() - h.startedAt < EARLY_DEATH_MS) this.holdUntil = Date.now() + BACKOFF_MS;
+    });
+  }
+
+  private retire(h: Helper): Promise<void> {
+    h.leaving = true;
+    if (h.child.exitCode !== null || h.child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const kill = setTimeout(() => h.child.kill('SIGKILL'), 5000);
+      h.child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      if (h.child.connected) h.child.send({ t: 'exit' } satisfies ToHelper);
+      else h.child.kill('SIGTERM');
+    });
+  }
+
+  private watchLoad(): void {
+    if (this.timer) return;
+    this.lastElu = performance.eventLoopUtilization();
+    this.lastCpu = cpuTimes();
+    this.timer = setInterval(() => this.sample(), SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  private stopWatching(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.busySamples = 0;
+  }
+
+  private sample(): void {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, this.lastElu).utilization;
+    this.lastElu = now;
+    const cpu = cpuTimes();
+    const spare = ((cpu.idle - this.lastCpu.idle) / Math.max(cpu.total - this.lastCpu.total, 1)) * cpu.cores;
+    this.lastCpu = cpu;
+    this.busySamples = busy >= BUSY && spare >= SPARE_CORES ? this.busySamples + 1 : 0;
+    // Another process only helps when there are more connections than one process serves.
+    if (
+      this.busySamples >= BUSY_SAMPLES &&
+      this.running < this.opts.max &&
+      this.opts.connectionsHere() >= 2 &&
+      !this.helpers.some((h) => !h.ready) &&
+      Date.now() >= this.holdUntil
+    ) {
+      this.busySamples = 0;
+      this.spawn();
+    }
+    for (const h of this.helpers)
+      if (!h.leaving && h.idleSince && Date.now() - h.idleSince > IDLE_EXIT_MS && busy < BUSY) {
+        this.opts.log.info(`web service helper process ${h.child.pid} idle for a minute: stopping it`);
+        void this.retire(h);
+      }
+  }
+}
+
+/** The machine's CPU time so far (all cores, ms): idle and total. */
+function cpuTimes(): { idle: number; total: number; cores: number } {
+  let idle = 0;
+  let total = 0;
+  const cpus = os.cpus();
+  for (const c of cpus) {
+    idle += c.times.idle;
+    total += c.times.user + c.times.nice + c.times.sys + c.times.idle + c.times.irq;
+  }
+  return { idle, total, cores: cpus.length };
+}

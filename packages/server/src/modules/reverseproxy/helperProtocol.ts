@@ -1,0 +1,25 @@
+// The messages between the server process and a web service helper process (helperPool.ts,
+// helperMain.ts), over node's IPC channel. Connections travel as the message's handle.
+import type { ReverseproxyRule } from '@lucky/shared';
+import type { CertRecord } from '../../core/certs/schema.js';
+import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
+
+export type ToHelper =
+  /** The enabled certificates (keys included: the helper terminates TLS too). */
+  | { t: 'certs'; certs: CertRecord[] }
+  /** A rule the helper may get connections for (new or changed). */
+  | { t: 'rule'; rule: ReverseproxyRule }
+  /** The rule stopped listening here: close its connections and forget it. */
+  | { t: 'drop'; key: string }
+  /** A connection of rule `key`, as the handle of this message. */
+  | { t: 'conn'; key: string }
+  /** Finish: close every connection and exit. */
+  | { t: 'exit' };
+
+/** One log line: rule key, site key (sub rule or `default`), level, text, time (ms). */
+export type RelayedLine = [string, string, RuleLogLevel, string, number];
+
+export type FromHelper =
+  | { t: 'ready' }
+  /** Log lines since the last report, and the connections the helper has open now. */
+  | { t: 'report'; lines: RelayedLine[]; connections: number };
