@@ -79,7 +79,11 @@ beforeAll(async () => {
     req.on('end', () => res.end(String(received)));
   });
   dir = await tempDir('lucky-rp-stream-');
-  child = spawn(process.execPath, [LAUNCHER, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // No web service helper processes: the streams stay in the process whose RSS is sampled.
+  child = spawn(process.execPath, [LAUNCHER, dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LUCKY_WEB_HELPERS: '0' },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d) => {
