@@ -1,6 +1,8 @@
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
-import { helperSettings } from './helperPool.js';
+import { reverseproxyRuleSchema } from '@lucky/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../core/logs/logger.js';
+import { HelperPool, helperSettings, type Load } from './helperPool.js';
 
 describe('helperSettings', () => {
   const cores = os.availableParallelism();
@@ -24,5 +26,72 @@ describe('helperSettings', () => {
   it('starts them with the first rule only when asked (LUCKY_WEB_HELPERS_START=eager)', () => {
     expect(helperSettings({ LUCKY_WEB_HELPERS_START: 'eager' }).eager).toBe(true);
     expect(helperSettings({ LUCKY_WEB_HELPERS_START: 'yes' }).eager).toBe(false);
+  });
+});
+
+describe('HelperPool start and stop policy', () => {
+  const rule = reverseproxyRuleSchema.parse({ key: 'r1', port: 1 });
+  let pool: HelperPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  /** A pool whose load readings are `reading.value`, with `here` connections in this process. */
+  function make(reading: { value: Load }, here = 4, idleExitMs = 60_000) {
+    const lines: unknown[] = [];
+    pool = new HelperPool({
+      max: 1,
+      eager: false,
+      log: silentLogger,
+      onLine: (l) => lines.push(l),
+      connectionsHere: () => here,
+      load: () => reading.value,
+      idleExitMs,
+    });
+    return pool;
+  }
+
+  const waitFor = async (what: () => boolean, ms: number) => {
+    for (let t = 0; t < ms && !what(); t += 50) await new Promise((r) => setTimeout(r, 50));
+    return what();
+  };
+
+  it('starts a helper when this process stays busy and the machine has a core to spare', async () => {
+    const p = make({ value: { busy: 0.95, spareCores: 1 } });
+    p.setRule(rule);
+    expect(await waitFor(() => p.size === 1, 15_000)).toBe(true);
+  });
+
+  it('starts none while the machine has no CPU to spare, or this process is not busy', async () => {
+    const reading = { value: { busy: 0.95, spareCores: 0.1 } };
+    const p = make(reading);
+    p.setRule(rule);
+    expect(await waitFor(() => p.size > 0, 2000)).toBe(false);
+    reading.value = { busy: 0.3, spareCores: 1.5 };
+    expect(await waitFor(() => p.size > 0, 2000)).toBe(false);
+  });
+
+  it('starts none for a single connection (another process could not take any of it)', async () => {
+    const p = make({ value: { busy: 0.95, spareCores: 1 } }, 1);
+    p.setRule(rule);
+    expect(await waitFor(() => p.size > 0, 2000)).toBe(false);
+  });
+
+  it('stops a helper that has had no connections for the idle time, once things are quiet', async () => {
+    const reading = { value: { busy: 0.95, spareCores: 1 } };
+    const p = make(reading, 4, 300);
+    p.setRule(rule);
+    expect(await waitFor(() => p.size === 1, 15_000)).toBe(true);
+    reading.value = { busy: 0.1, spareCores: 1.5 };
+    expect(await waitFor(() => p.size === 0, 5000)).toBe(true);
+  });
+
+  it('stops the helpers when the last rule is dropped', async () => {
+    const p = make({ value: { busy: 0.95, spareCores: 1 } });
+    p.setRule(rule);
+    expect(await waitFor(() => p.size === 1, 15_000)).toBe(true);
+    p.dropRule(rule.key);
+    expect(p.size).toBe(0);
   });
 });

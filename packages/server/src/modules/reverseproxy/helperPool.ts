@@ -19,6 +19,32 @@ export interface HelperPoolOptions {
   onLine(line: RelayedLine): void;
   /** Connections the server process itself serves now (over all rules). */
   connectionsHere(): number;
+  /** How busy things were since the last call (tests give their own; default: `loadMeter()`). */
+  load?: () => Load;
+  /** How long a helper may sit without connections before it exits (default a minute). */
+  idleExitMs?: number;
+}
+
+export interface Load {
+  /** Share of the time the server process's event loop was working (0–1). */
+  busy: number;
+  /** Idle CPU of the machine, in cores. */
+  spareCores: number;
+}
+
+/** Measures the server process's event loop and the machine's idle CPU between two calls. */
+export function loadMeter(): () => Load {
+  let lastElu: EventLoopUtilization = performance.eventLoopUtilization();
+  let lastCpu = cpuTimes();
+  return () => {
+    const elu = performance.eventLoopUtilization();
+    const cpu = cpuTimes();
+    const busy = performance.eventLoopUtilization(elu, lastElu).utilization;
+    const spareCores = ((cpu.idle - lastCpu.idle) / Math.max(cpu.total - lastCpu.total, 1)) * cpu.cores;
+    lastElu = elu;
+    lastCpu = cpu;
+    return { busy, spareCores };
+  };
 }
 
 /** The pool's settings from the environment: LUCKY_WEB_HELPERS (count), LUCKY_WEB_HELPERS_START=eager. */
@@ -87,8 +113,7 @@ export class HelperPool {
   private readonly rules = new Map<string, ReverseproxyRule>();
   private turn = 0;
   private timer: NodeJS.Timeout | undefined;
-  private lastElu: EventLoopUtilization | undefined;
-  private lastCpu = cpuTimes();
+  private load: (() => Load) | undefined;
   private busySamples = 0;
   private holdUntil = 0;
   private readonly stopCertWatch: (() => void) | undefined;
@@ -111,7 +136,10 @@ export class HelperPool {
   dropRule(key: string): void {
     if (!this.rules.delete(key)) return;
     this.broadcast({ t: 'drop', key });
-    if (!this.rules.size) this.stopWatching();
+    if (this.rules.size) return;
+    // Nothing left to serve: the helpers go now rather than after their idle minute.
+    this.stopWatching();
+    for (const h of this.helpers) void this.retire(h);
   }
 
   /** Give a just-accepted connection of rule `key` to a helper if it is one's turn; false: serve it here. */
@@ -214,8 +242,7 @@ export class HelperPool {
 
   private watchLoad(): void {
     if (this.timer) return;
-    this.lastElu = performance.eventLoopUtilization();
-    this.lastCpu = cpuTimes();
+    this.load = this.opts.load ?? loadMeter();
     this.timer = setInterval(() => this.sample(), SAMPLE_MS);
     this.timer.unref();
   }
@@ -227,13 +254,8 @@ export class HelperPool {
   }
 
   private sample(): void {
-    const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, this.lastElu).utilization;
-    this.lastElu = now;
-    const cpu = cpuTimes();
-    const spare = ((cpu.idle - this.lastCpu.idle) / Math.max(cpu.total - this.lastCpu.total, 1)) * cpu.cores;
-    this.lastCpu = cpu;
-    this.busySamples = busy >= BUSY && spare >= SPARE_CORES ? this.busySamples + 1 : 0;
+    const { busy, spareCores } = (this.load as () => Load)();
+    this.busySamples = busy >= BUSY && spareCores >= SPARE_CORES ? this.busySamples + 1 : 0;
     // Another process only helps when there are more connections than one process serves.
     if (
       this.busySamples >= BUSY_SAMPLES &&
@@ -246,8 +268,13 @@ export class HelperPool {
       this.spawn();
     }
     for (const h of this.helpers)
-      if (!h.leaving && h.idleSince && Date.now() - h.idleSince > IDLE_EXIT_MS && busy < BUSY) {
-        this.opts.log.info(`web service helper process ${h.child.pid} idle for a minute: stopping it`);
+      if (
+        !h.leaving &&
+        h.idleSince &&
+        Date.now() - h.idleSince > (this.opts.idleExitMs ?? IDLE_EXIT_MS) &&
+        busy < BUSY
+      ) {
+        this.opts.log.info(`web service helper process ${h.child.pid} without connections: stopping it`);
         void this.retire(h);
       }
   }
