@@ -46,6 +46,27 @@ describe('RuleLog', () => {
     expect(log.wants(4)).toBe(false);
   });
 
+  it('keeps order, sequence numbers and times when a wrapped ring is resized, and after a clear', () => {
+    const log = new RuleLog({ level: 6, capacity: 3, toConsole: false }, quiet);
+    const at = (i: number) => Date.UTC(2026, 0, 1, 0, 0, i);
+    for (let i = 1; i <= 5; i++) log.add(4, `l${i}`, at(i));
+    expect(texts(log.page(1, 5, 'oldest').logs)).toEqual(['l3', 'l4', 'l5']);
+    log.configure({ level: 6, capacity: 4, toConsole: false });
+    log.add(4, 'l6', at(6));
+    log.add(4, 'l7', at(7));
+    const page = log.page(1, 5, 'oldest');
+    expect(page.total).toBe(4);
+    expect(texts(page.logs)).toEqual(['l4', 'l5', 'l6', 'l7']);
+    expect(page.logs.map((e) => e.seq)).toEqual([4, 5, 6, 7]);
+    expect(page.logs[0].time).toBe('2026-01-01T00:00:04.000Z');
+    expect(page.logs.map((e) => e.level)).toEqual([4, 4, 4, 4]);
+    log.clear();
+    expect(log.size).toBe(0);
+    log.info('after');
+    expect(texts(log.newest(5))).toEqual(['after']);
+    expect(log.newest(1)[0].seq).toBe(8);
+  });
+
   it('copies to the program log when asked, with the level mapped', () => {
     const ring = new LogRing(100);
     const program = createLogger({ ring, stdout: false, level: 'debug' });

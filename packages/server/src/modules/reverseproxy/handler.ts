@@ -28,12 +28,36 @@ interface Prepared {
   scheme: 'http' | 'https';
 }
 
+/**
+ * A request's values for templates and logs. A class, not an object literal: a literal with a
+ * getter is built through V8's runtime on every request; here `time` sits on the prototype.
+ */
+class Vars implements RequestVars {
+  constructor(
+    readonly clientIP: string,
+    readonly remoteIP: string,
+    readonly host: string,
+    readonly port: string,
+    readonly hostAndPort: string,
+    readonly method: string,
+    readonly path: string,
+    readonly url: string,
+    readonly scheme: string,
+    readonly userAgent: string,
+  ) {}
+  /** Made only when a template asks for it: most requests never do. */
+  get time(): string {
+    return new Date().toISOString();
+  }
+}
+
 function prepare(state: RuleState, req: AnyRequest): Prepared {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = String(req.headers.host ?? req.headers[':authority'] ?? '');
   const hostname = hostOf(host);
   const url = req.url ?? '/';
-  const path = url.split('?')[0];
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
   const site = state.table.match(hostname, path);
   const s = site.service;
   const peer = normalizeIp(req.socket.remoteAddress);
@@ -46,22 +70,18 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
     peer,
     host,
     scheme,
-    vars: {
+    vars: new Vars(
       clientIP,
-      remoteIP: peer,
-      host: hostname,
+      peer,
+      hostname,
       port,
-      hostAndPort: host || `${hostname}:${port}`,
-      method: req.method ?? 'GET',
+      host || `${hostname}:${port}`,
+      req.method ?? 'GET',
       path,
       url,
       scheme,
-      userAgent: String(req.headers['user-agent'] ?? ''),
-      // Made only when a template asks for it: most requests never do.
-      get time() {
-        return new Date().toISOString();
-      },
-    },
+      String(req.headers['user-agent'] ?? ''),
+    ),
   };
 }
 
@@ -75,13 +95,22 @@ function refusal(p: Prepared, req: AnyRequest): [number, string, Record<string, 
   return undefined;
 }
 
+/** A service's own answer headers (custom, cache), made once per config; frozen, as they are shared. */
+const ownAnswerHeaders = new WeakMap<ReverseproxyService, Readonly<Record<string, string>>>();
+
 function answerHeaders(s: ReverseproxyService, origin: string | undefined): Record<string, string> {
-  const h: Record<string, string> = {};
-  for (const { name, value } of s.responseHeaders) h[name.toLowerCase()] = value;
-  Object.assign(h, corsHeaders(s, origin));
-  const cache = cacheControl(s);
-  if (cache) h['cache-control'] = cache;
-  return h;
+  let own = ownAnswerHeaders.get(s);
+  if (!own) {
+    const h: Record<string, string> = {};
+    for (const { name, value } of s.responseHeaders) h[name.toLowerCase()] = value;
+    const cache = cacheControl(s);
+    if (cache) h['cache-control'] = cache;
+    own = Object.freeze(h);
+    ownAnswerHeaders.set(s, own);
+  }
+  const cors = corsHeaders(s, origin);
+  // CORS headers win over custom ones of the same name.
+  return cors ? { ...own, ...cors } : own;
 }
 
 export function createHandlers(getState: () => RuleState) {

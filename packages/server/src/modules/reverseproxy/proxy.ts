@@ -34,21 +34,20 @@ const CONNECT_ERRORS = new Set([
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Copy without hop-by-hop headers, HTTP/2 pseudo-headers and what `Connection` lists. */
-export function stripHopByHop(headers: Headers): Record<string, string | string[]> {
-  const listed = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    const name = k.toLowerCase();
-    if (v === undefined || name.startsWith(':') || HOP_BY_HOP.has(name) || listed.has(name)) continue;
-    out[name] = v;
+/** Headers only a trusted proxy may send us (who the client is); dropped from anyone else. */
+const FORWARDED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'forwarded']);
+
+/** Further hop-by-hop names a `Connection` header lists (undefined when it lists none). */
+function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  let listed: Set<string> | undefined;
+  for (const n of String(value).split(',')) {
+    const name = n.trim().toLowerCase();
+    if (!name || name === 'keep-alive' || name === 'close') continue;
+    listed ??= new Set();
+    listed.add(name);
   }
-  return out;
+  return listed;
 }
 
 interface Target {
@@ -116,32 +115,37 @@ export interface ProxyContext {
   onError(text: string): void;
 }
 
-/** Headers towards the back end: forwarded ones per the client-IP settings, custom ones last. */
+/**
+ * Headers towards the back end, made in one pass: the client's without hop-by-hop ones, HTTP/2
+ * pseudo-headers, what `Connection` lists, and forwarded ones from an untrusted peer; then
+ * forwarded ones per the client-IP settings, Host, and the custom ones last. (No deletes: an
+ * object that loses properties turns slow in V8.)
+ */
 export function upstreamHeaders(
   req: { headers: Headers },
   ctx: ProxyContext,
   target: Target,
 ): Record<string, string | string[]> {
   const s = ctx.service;
-  const h = stripHopByHop(req.headers);
+  const incoming = req.headers;
   const trusted = peerIsTrusted(s, ctx.peer);
-  const incoming = {
-    xff: h['x-forwarded-for'],
-    proto: h['x-forwarded-proto'],
-    host: h['x-forwarded-host'],
-  };
-  if (!trusted) {
-    // Only a trusted proxy may tell us who the client is.
-    delete h['x-forwarded-for'];
-    delete h['x-forwarded-proto'];
-    delete h['x-forwarded-host'];
-    delete h['x-real-ip'];
-    delete h.forwarded;
+  const listed = connectionListed(incoming.connection);
+  const h: Record<string, string | string[]> = {};
+  for (const key in incoming) {
+    const v = incoming[key];
+    if (v === undefined) continue;
+    const name = key.toLowerCase();
+    if (name.charCodeAt(0) === 58 /* ':' */ || HOP_BY_HOP.has(name) || listed?.has(name)) continue;
+    if (!trusted && FORWARDED.has(name)) continue;
+    h[name] = v;
   }
   if (s.clientIp.addForwardedHeaders) {
-    h['x-forwarded-for'] = trusted && incoming.xff ? `${String(incoming.xff)}, ${ctx.peer}` : ctx.peer;
-    h['x-forwarded-proto'] = trusted && incoming.proto ? String(incoming.proto) : ctx.scheme;
-    h['x-forwarded-host'] = trusted && incoming.host ? String(incoming.host) : ctx.host;
+    const xff = trusted ? incoming['x-forwarded-for'] : undefined;
+    const proto = trusted ? incoming['x-forwarded-proto'] : undefined;
+    const host = trusted ? incoming['x-forwarded-host'] : undefined;
+    h['x-forwarded-for'] = xff ? `${String(xff)}, ${ctx.peer}` : ctx.peer;
+    h['x-forwarded-proto'] = proto ? String(proto) : ctx.scheme;
+    h['x-forwarded-host'] = host ? String(host) : ctx.host;
     h['x-real-ip'] = ctx.clientIp;
   }
   h.host = s.keepHost && ctx.host ? ctx.host : target.hostPort;
@@ -160,9 +164,7 @@ export function responseHeadersOf(
   let listed: Set<string> | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     if (raw[i].length !== 10 || raw[i].toLowerCase() !== 'connection') continue;
-    for (const n of raw[i + 1].split(',')) {
-      const name = n.trim().toLowerCase();
-      if (!name || name === 'keep-alive' || name === 'close') continue;
+    for (const name of connectionListed(raw[i + 1]) ?? []) {
       listed ??= new Set();
       listed.add(name);
     }
