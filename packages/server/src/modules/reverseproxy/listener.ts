@@ -5,7 +5,13 @@ import net from 'node:net';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import { splitByFirstByte } from '../../core/http/firstByte.js';
-import { type DirectHost, DirectPath, type DirectRequest, type DirectResponse } from './directHttp1.js';
+import {
+  type BodilessRequest,
+  type DirectHost,
+  DirectPath,
+  type DirectRequest,
+  type DirectResponse,
+} from './directHttp1.js';
 
 /**
  * The handlers are written against node:http's objects; the direct path's DirectRequest and
@@ -62,7 +68,7 @@ export class RuleListener {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
     const host: DirectHost = {
-      onRequest: (req: DirectRequest, res: DirectResponse) =>
+      onRequest: (req: DirectRequest | BodilessRequest, res: DirectResponse) =>
         handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
     };
     this.direct = new DirectPath(host);

@@ -39,7 +39,7 @@ const FORWARDED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-
 
 /** Further hop-by-hop names a `Connection` header lists (undefined when it lists none). */
 function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   let listed: Set<string> | undefined;
   for (const n of String(value).split(',')) {
     const name = n.trim().toLowerCase();
@@ -85,6 +85,8 @@ function order(s: ReverseproxyService): Target[] {
 /** One connection pool per back end (origin + TLS verification), kept across requests and reloads. */
 export class Backends {
   private pools = new Map<string, BackendPool>();
+  /** The pool of each target of the current configs: found without making a key per request. */
+  private byTarget = new WeakMap<Target, BackendPool>();
 
   pool(origin: string, skipVerify: boolean): BackendPool {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
@@ -96,9 +98,20 @@ export class Backends {
     return p;
   }
 
+  /** The pool for a target of service `s` (its TLS verification setting goes with the target list). */
+  poolOf(target: Target, s: ReverseproxyService): BackendPool {
+    let p = this.byTarget.get(target);
+    if (!p) {
+      p = this.pool(target.origin, s.backendSkipVerify);
+      this.byTarget.set(target, p);
+    }
+    return p;
+  }
+
   async close(): Promise<void> {
     for (const p of this.pools.values()) p.close();
     this.pools.clear();
+    this.byTarget = new WeakMap();
   }
 }
 
@@ -269,7 +282,7 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
   let lastError = 'no back end';
   for (const target of order(s)) {
     if (clientGone) return;
-    const pool = ctx.backends.pool(target.origin, s.backendSkipVerify);
+    const pool = ctx.backends.poolOf(target, s);
     const err = await new Promise<Error | undefined>((resolve) => {
       attempt = new Attempt(res, ctx.responseHeaders, resolve);
       const headers = upstreamHeaders(req, ctx, target);
@@ -311,9 +324,7 @@ export async function proxyUpgrade(
       const headers = upstreamHeaders(req, ctx, target);
       headers.connection = 'upgrade';
       headers.upgrade = String(req.headers.upgrade ?? 'websocket');
-      const up = await ctx.backends
-        .pool(target.origin, s.backendSkipVerify)
-        .upgrade(target.basePath + (req.url ?? '/'), headers);
+      const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + (req.url ?? '/'), headers);
       const lines = [
         'HTTP/1.1 101 Switching Protocols',
         'Connection: Upgrade',

@@ -7,12 +7,19 @@ export interface Site {
   pathPrefix: string;
 }
 
+let lastHeader: string | undefined;
+let lastHost = '';
+
 /** Host without port, lower case, no trailing dot; IPv6 brackets removed. */
 export function hostOf(hostHeader: string | undefined): string {
+  // A busy site sees the same Host header request after request.
+  if (hostHeader === lastHeader) return lastHost;
   let h = (hostHeader ?? '').trim().toLowerCase();
   if (h.startsWith('[')) h = h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
   else if (h.indexOf(':') === h.lastIndexOf(':')) h = h.replace(/:\d*$/, '');
-  return h.replace(/\.$/, '');
+  lastHeader = hostHeader;
+  lastHost = h.replace(/\.$/, '');
+  return lastHost;
 }
 
 /** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
