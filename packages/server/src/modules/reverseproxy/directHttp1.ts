@@ -192,20 +192,18 @@ export class DirectResponse extends EventEmitter {
     }
     if (!hasDate) head += `date: ${httpDate()}\r\n`;
     this.chunked = !noBody && !hasLength;
-    if (this.chunked) head += 'transfer-encoding: chunked\r\n';
+    if (this.chunked) {
+      head += 'transfer-encoding: chunked\r\n';
+      // The head, the chunks of this tick and a quick end go out in one write. (A length-framed
+      // body needs no such wait: its first write carries the head.)
+      this.socket.cork();
+      process.nextTick(() => this.socket.uncork());
+    }
     if (this.closeAfter) head += 'connection: close\r\n';
     this.head = `${head}\r\n`;
     this.noBody = noBody;
     this.headersSent = true;
     return this;
-  }
-
-  cork(): void {
-    this.socket.cork();
-  }
-
-  uncork(): void {
-    this.socket.uncork();
   }
 
   write(chunk: Buffer | string): boolean {

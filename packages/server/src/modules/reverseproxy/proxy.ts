@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
 import { BackendPool } from './backendClient.js';
+import { DirectResponse } from './directHttp1.js';
 import { peerIsTrusted } from './filters.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
@@ -222,8 +223,9 @@ class Attempt {
     const res = this.res as http.ServerResponse;
     this.answered = true;
     res.writeHead(status, responseHeadersOf(raw, this.extra));
-    // A small answer arrives with its headers: send both in one write.
-    if (typeof res.cork === 'function') {
+    // A small answer arrives with its headers: send both in one write (the direct path's
+    // response does this itself, without a tick per request).
+    if (!(this.res instanceof DirectResponse) && typeof res.cork === 'function') {
       res.cork();
       process.nextTick(() => res.uncork());
     }
