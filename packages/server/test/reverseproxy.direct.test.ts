@@ -38,6 +38,15 @@ beforeAll(async () => {
       pump();
       return;
     }
+    const bytes = /^\/bytes\/(\d+)$/.exec(req.url ?? '');
+    if (bytes) {
+      // Every byte value, repeated to the asked length: binary bodies must pass unchanged.
+      const body = Buffer.alloc(Number(bytes[1]));
+      for (let i = 0; i < body.length; i++) body[i] = (i * 7 + 3) % 256;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) });
+      res.end(body);
+      return;
+    }
     if (req.url === '/chunked') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first,');
@@ -109,6 +118,28 @@ describe('direct HTTP/1.1 path', () => {
     const order = ['GET /before', 'hello from the file server', 'GET /mid', 'GET /after'].map((t) => raw.indexOf(t));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
+  });
+
+  it('passes binary bodies byte for byte, below, at and above the one-write size', async () => {
+    const sizes = [1, 255, 256, 2047, 2048, 2049, 70_000];
+    const raw = Buffer.from(
+      await exchange(sizes.map((n, i) => (i === sizes.length - 1 ? last : req)(`/bytes/${n}`)).join('')),
+      'latin1',
+    );
+    let at = 0;
+    for (const n of sizes) {
+      const headEnd = raw.indexOf('\r\n\r\n', at);
+      expect(headEnd).toBeGreaterThan(0);
+      const head = raw.subarray(at, headEnd).toString('latin1');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head).toMatch(new RegExp(`content-length: ${n}\r`, 'i'));
+      const body = raw.subarray(headEnd + 4, headEnd + 4 + n);
+      const want = Buffer.alloc(n);
+      for (let i = 0; i < n; i++) want[i] = (i * 7 + 3) % 256;
+      expect(body.equals(want)).toBe(true);
+      at = headEnd + 4 + n;
+    }
+    expect(at).toBe(raw.length);
   });
 
   it('answers HEAD with the length and no body, then goes on on the same connection', async () => {
