@@ -276,7 +276,8 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
   const bodyLength = hasBody && !chunked && length !== undefined ? Number(length) : undefined;
   let clientGone = false;
   let attempt: Attempt | undefined;
-  res.once('close', () => {
+  // 'close' comes once per response: `on` spares the once-wrapper and its removal per request.
+  res.on('close', () => {
     if (res.writableFinished) return;
     clientGone = true;
     attempt?.abort?.(new Error('the client went away'));
