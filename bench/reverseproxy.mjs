@@ -12,7 +12,7 @@ import path from 'node:path';
 import { freePort, login, median, ROOT, rssMb, startPeer, waitListening } from './lib.mjs';
 
 const HOST = '127.0.0.1';
-const ROUNDS = 2;
+const ROUNDS = 3;
 const SECONDS = 4;
 const CONNECTIONS = 32;
 /** Issue: requests/s at least Caddy's and at least 0.6× nginx's. */
