@@ -1,5 +1,5 @@
 // Helpers shared by the benchmark scripts: start the built program, wait for it, read /proc.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -118,3 +118,23 @@ export async function waitListening(port, ms = 5000, host = '127.0.0.1') {
     await sleep(20);
   }
 }
+
+/** Installs the Debian packages the benchmarks drive when missing (scripts/ensure-bench-deps.sh). */
+export function ensureBenchDeps() {
+  const r = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-bench-deps.sh')], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('bench dependencies missing: run scripts/ensure-bench-deps.sh as root');
+}
+
+/**
+ * The neutral HTTP back end of the web service benchmarks (as shared/peers/bench-backend.mjs):
+ * `/` answers "ok\n", `/10k` 10 KiB; keep-alive. Run as `node --input-type=module -e SOURCE PORT`.
+ */
+export const BACKEND_SOURCE = `
+import http from 'node:http';
+const big = Buffer.alloc(10240, 'x');
+http.createServer((req, res) => {
+  const body = req.url === '/10k' ? big : 'ok\\n';
+  res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length });
+  res.end(body);
+}).listen(Number(process.argv[1]), '127.0.0.1');
+`;

@@ -3,12 +3,12 @@
 // UDP packets/s (iperf3 -u), and memory with 1,000 idle forwarded connections.
 // The program is the built one (bench/lib.mjs startProgram) with rules made through its API.
 // Peers run by hand with their configs in a temp dir and are stopped by PID at the end.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, login, median, ROOT, rssMb, startPeer, startProgram, waitListening } from './lib.mjs';
+import { ensureBenchDeps, freePort, login, median, rssMb, startPeer, startProgram, waitListening } from './lib.mjs';
 
 const HOST = '127.0.0.1';
 const ROUNDS = 3;
@@ -19,12 +19,6 @@ const IDLE_CONNECTIONS = 1000;
 const THROUGHPUT_TARGET = 0.9;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Installs iperf3, socat, haproxy, nginx + stream module and wrk when missing (scripts/ensure-bench-deps.sh). */
-function ensureDeps() {
-  const r = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-bench-deps.sh')], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('bench dependencies missing: run scripts/ensure-bench-deps.sh as root');
-}
 
 /** The neutral backend: HTTP `ok` for wrk, and a TCP echo that holds idle connections. */
 const BACKEND = `
@@ -108,7 +102,7 @@ function treeRssMb(pid) {
 }
 
 export async function benchPortforward() {
-  ensureDeps();
+  ensureBenchDeps();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lucky-bench-pf-'));
   const peers = [];
   const results = [];

@@ -9,7 +9,17 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, login, median, ROOT, rssMb, startPeer, waitListening } from './lib.mjs';
+import {
+  BACKEND_SOURCE,
+  ensureBenchDeps,
+  freePort,
+  login,
+  median,
+  ROOT,
+  rssMb,
+  startPeer,
+  waitListening,
+} from './lib.mjs';
 
 const HOST = '127.0.0.1';
 const ROUNDS = 3;
@@ -18,22 +28,6 @@ const CONNECTIONS = 32;
 /** Issue: requests/s at least Caddy's and at least 0.6× nginx's. */
 const VS_CADDY = 1;
 const VS_NGINX = 0.6;
-
-function ensureDeps() {
-  const r = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-bench-deps.sh')], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('bench dependencies missing: run scripts/ensure-bench-deps.sh as root');
-}
-
-/** The neutral back end (as /work/shared/peers/bench-backend.mjs): `/` answers "ok\n", `/10k` 10 KiB; keep-alive. */
-const BACKEND = `
-import http from 'node:http';
-const big = Buffer.alloc(10240, 'x');
-http.createServer((req, res) => {
-  const body = req.url === '/10k' ? big : 'ok\\n';
-  res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length });
-  res.end(body);
-}).listen(Number(process.argv[1]), '${HOST}');
-`;
 
 /** The built server with the module, in a child process; resolves once its admin API answers. */
 async function startLucky(configDir) {
@@ -124,7 +118,7 @@ function interleaved(title, targets, measure) {
 }
 
 export async function benchReverseproxy() {
-  ensureDeps();
+  ensureBenchDeps();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lucky-bench-rp-'));
   const peers = [];
   const results = [];
@@ -175,7 +169,7 @@ export async function benchReverseproxy() {
       await freePort(),
     ];
     peers.push(
-      startPeer('backend', process.execPath, ['--input-type=module', '-e', BACKEND, String(backendPort)], {
+      startPeer('backend', process.execPath, ['--input-type=module', '-e', BACKEND_SOURCE, String(backendPort)], {
         detached: true,
       }),
     );

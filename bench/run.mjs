@@ -12,12 +12,13 @@ buildIfNeeded();
 const all = [...(await benchCore()), ...(await benchPortforward())];
 all.push(...(await (await import('./ddns.mjs')).benchDdns()));
 all.push(...(await (await import('./reverseproxy.mjs')).benchReverseproxy()));
+all.push(...(await (await import('./instructions.mjs')).benchInstructions()));
 let over = 0;
 console.log('\nbenchmark                                                          value        budget   ');
 for (const r of all) {
   const ok = r.ok ?? (r.budget === undefined || r.value <= r.budget);
   if (!ok) over++;
-  const v = `${r.value.toFixed(r.unit === 'ms' ? 0 : 1)} ${r.unit}`;
+  const v = `${r.value.toFixed(r.unit === 'ms' || r.unit === 'instr' ? 0 : 1)} ${r.unit}`;
   const b = r.budget === undefined ? '' : `< ${r.budget} ${r.unit}`;
   console.log(`${ok ? ' ok ' : 'OVER'} ${r.name.padEnd(62)} ${v.padStart(12)}  ${b}`);
 }
