@@ -1,5 +1,5 @@
 // jsdom lacks a few browser APIs antd relies on; tests get zh_CN (the default language).
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach } from 'vitest';
@@ -41,6 +41,10 @@ void i18next.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+
+// findBy* / waitFor wait up to 5 s (1 s by default): a first render that loads antd and a lazy
+// screen took 1.5 s on a loaded CI machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
