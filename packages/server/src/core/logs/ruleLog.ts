@@ -59,11 +59,9 @@ export class RuleLog {
       const keep = Math.min(this.count, opts.capacity);
       const slots = Array.from({ length: keep }, (_, i) => this.slot(this.count - keep + i));
       const [texts, seqs, ats, levels] = [this.texts, this.seqs, this.ats, this.levels];
-      this.texts = slots.map((j) => texts[j]);
-      this.seqs = new Float64Array(keep);
-      this.ats = new Float64Array(keep);
-      this.levels = new Uint8Array(keep);
+      this.allocate(keep > 0 ? opts.capacity : 0);
       slots.forEach((j, i) => {
+        this.texts[i] = texts[j];
         this.seqs[i] = seqs[j];
         this.ats[i] = ats[j];
         this.levels[i] = levels[j];
@@ -73,6 +71,7 @@ export class RuleLog {
     }
     this.opts = { ...opts };
   }
+
   /** Cheap check before building a message. */
   wants(level: RuleLogLevel): boolean {
     return level <= this.opts.level && (this.opts.capacity > 0 || this.opts.toConsole);
@@ -105,7 +104,7 @@ export class RuleLog {
     }
     const cap = this.opts.capacity;
     if (cap === 0) return;
-    if (this.levels.length !== cap) this.grow(cap);
+    if (this.levels.length !== cap) this.allocate(cap);
     let i: number;
     if (this.count < cap) i = (this.start + this.count++) % cap;
     else {
@@ -121,15 +120,12 @@ export class RuleLog {
     this.levels[i] = level;
   }
 
-  /** Typed arrays are made at full capacity with the first line (an unused log costs nothing). */
-  private grow(cap: number): void {
-    const [seqs, ats, levels] = [this.seqs, this.ats, this.levels];
-    this.seqs = new Float64Array(cap);
-    this.ats = new Float64Array(cap);
-    this.levels = new Uint8Array(cap);
-    this.seqs.set(seqs);
-    this.ats.set(ats);
-    this.levels.set(levels);
+  /** Empty arrays for `size` entries: made with the first line (an unused log costs nothing) or a resize. */
+  private allocate(size: number): void {
+    this.texts = [];
+    this.seqs = new Float64Array(size);
+    this.ats = new Float64Array(size);
+    this.levels = new Uint8Array(size);
   }
 
   /** Array index of the entry `logical` places after the oldest. */

@@ -39,12 +39,11 @@ describe('HelperPool start and stop policy', () => {
 
   /** A pool whose load readings are `reading.value`, with `here` connections in this process. */
   function make(reading: { value: Load }, here = 4, idleExitMs = 60_000) {
-    const lines: unknown[] = [];
     pool = new HelperPool({
       max: 1,
       eager: false,
       log: silentLogger,
-      onLine: (l) => lines.push(l),
+      onLine: () => {},
       connectionsHere: () => here,
       load: () => reading.value,
       idleExitMs,

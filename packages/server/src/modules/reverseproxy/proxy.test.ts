@@ -11,7 +11,7 @@ describe('responseHeadersOf', () => {
     expect(h).toEqual({ 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'], 'x-a': 'é' });
   });
 
-  it('drops hop-by-hop headers and those the Connection header names', () => {
+  it('drops hop-by-hop headers and those the Connection headers name', () => {
     const h = responseHeadersOf(
       raw(
         'X-Secret-Hop',
@@ -24,6 +24,11 @@ describe('responseHeadersOf', () => {
         'chunked',
         'ETag',
         '"x"',
+        // A second Connection header names another one.
+        'Connection',
+        'X-Other-Hop',
+        'X-Other-Hop',
+        '2',
       ),
     );
     expect(h).toEqual({ etag: '"x"' });

@@ -89,7 +89,7 @@ export class Backends {
   /** The pool of each target of the current configs: found without making a key per request. */
   private byTarget = new WeakMap<Target, BackendPool>();
 
-  pool(origin: string, skipVerify: boolean): BackendPool {
+  private pool(origin: string, skipVerify: boolean): BackendPool {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
     let p = this.pools.get(id);
     if (!p) {
@@ -175,14 +175,11 @@ export function responseHeadersOf(
   extra: Record<string, string> = {},
 ): Record<string, string | string[]> {
   // Names the Connection header lists are hop-by-hop too; "keep-alive" and "close" already are.
-  let listed: Set<string> | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (raw[i].length !== 10 || raw[i].toLowerCase() !== 'connection') continue;
-    for (const name of connectionListed(raw[i + 1]) ?? []) {
-      listed ??= new Set();
-      listed.add(name);
-    }
-  }
+  let connection: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (raw[i].length === 10 && raw[i].toLowerCase() === 'connection')
+      connection = connection === undefined ? raw[i + 1] : `${connection}, ${raw[i + 1]}`;
+  const listed = connectionListed(connection);
   // Built without deletes: an object that loses properties turns slow in V8.
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
