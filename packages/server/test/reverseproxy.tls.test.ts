@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http2 from 'node:http2';
 import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +195,102 @@ describe('TLS', () => {
     } finally {
       session.close();
       await big.close();
+    }
+  });
+
+  it('answers every kind of HTTP/2 request: streamed upload, HEAD, refusal page, text, a reset mid-answer', async () => {
+    // The back end hashes what it receives; /slow answers the head and then waits.
+    const sum = await backend('sum', (req, res) => {
+      if (req.url === '/slow') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('part');
+        res.on('close', () => slowClosed.push(true));
+        return;
+      }
+      const hash = createHash('sha256');
+      let bytes = 0;
+      req.on('data', (d: Buffer) => {
+        hash.update(d);
+        bytes += d.length;
+      });
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' });
+        res.end(
+          JSON.stringify({ method: req.method, bytes, sha: hash.digest('hex'), te: req.headers['transfer-encoding'] }),
+        );
+      });
+    });
+    const slowClosed: boolean[] = [];
+    const h2Port = await freePort();
+    await rp.addRule({
+      port: h2Port,
+      listenTypes: 'https',
+      subRules: [
+        {
+          domains: ['one.test'],
+          targets: [sum.url],
+          basicAuth: { enable: true, user: 'u', password: 'p', paths: ['/private'] },
+        },
+        { domains: ['x.two.test'], serviceType: 'text', text: 'hello over h2' },
+      ],
+    });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'lucky-h2-'));
+    try {
+      const upload = Buffer.alloc(3 * 1024 * 1024 + 7);
+      for (let i = 0; i < upload.length; i++) upload[i] = (i * 7) % 251;
+      await writeFile(path.join(dir, 'up.bin'), upload);
+      const base = [
+        '-k',
+        '--http2',
+        '--resolve',
+        `one.test:${h2Port}:127.0.0.1`,
+        '--resolve',
+        `x.two.test:${h2Port}:127.0.0.1`,
+      ];
+      const up = await curl([
+        ...base,
+        '--data-binary',
+        `@${path.join(dir, 'up.bin')}`,
+        `https://one.test:${h2Port}/up`,
+      ]);
+      expect(up.headers).toMatch(/^HTTP\/2 200/);
+      const got = JSON.parse(up.body);
+      expect(got).toMatchObject({ method: 'POST', bytes: upload.length });
+      expect(got.sha).toBe(createHash('sha256').update(upload).digest('hex'));
+      // The back end's Connection header is not passed on (HTTP/2 forbids it); HEAD has no body.
+      expect(up.headers).not.toMatch(/^connection:/im);
+      const head = await curl([...base, '-I', `https://one.test:${h2Port}/h`]);
+      expect(head.status).toBe(200);
+      expect(head.body).toBe('');
+      const refused = await curl([...base, `https://one.test:${h2Port}/private/x`]);
+      expect(refused.status).toBe(401);
+      expect(refused.headers).toMatch(/^www-authenticate: Basic realm=/im);
+      expect(refused.body).toMatch(/401/);
+      const allowed = await curl([...base, '-u', 'u:p', `https://one.test:${h2Port}/private/x`]);
+      expect(allowed.status).toBe(200);
+      const text = await curl([...base, `https://x.two.test:${h2Port}/`]);
+      expect(text.status).toBe(200);
+      expect(text.body).toBe('hello over h2');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The client resets a stream whose answer is still coming: the back-end request is dropped.
+    const session = http2.connect(`https://127.0.0.1:${h2Port}`, { servername: 'one.test', rejectUnauthorized: false });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = session.request({ ':path': '/slow', ':authority': 'one.test' });
+        req.on('data', () => {
+          req.close(http2.constants.NGHTTP2_CANCEL);
+          resolve();
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      for (let i = 0; i < 50 && !slowClosed.length; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(slowClosed).toEqual([true]);
+    } finally {
+      session.close();
+      await sum.close();
     }
   });
 

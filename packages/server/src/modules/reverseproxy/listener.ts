@@ -12,6 +12,24 @@ import {
   type DirectRequest,
   type DirectResponse,
 } from './directHttp1.js';
+import { streamListener } from './directHttp2.js';
+
+/**
+ * HTTP/2 streams go to the handlers on the core API (directHttp2.ts). A 'request' listener is
+ * still needed for HTTP/1.1 over TLS on the same server (allowHTTP1); adding it made node attach
+ * its compatibility layer's 'stream' listener, which is swapped for ours.
+ */
+function onCoreApi<S extends http2.Http2Server | http2.Http2SecureServer>(
+  server: S,
+  handler: (req: AnyRequest, res: AnyResponse) => void,
+): S {
+  server.removeAllListeners('stream');
+  server.on(
+    'stream',
+    streamListener((req, res) => handler(req as unknown as AnyRequest, res as unknown as AnyResponse)),
+  );
+  return server;
+}
 
 /**
  * The handlers are written against node:http's objects; the direct path's DirectRequest and
@@ -92,7 +110,7 @@ export class RuleListener {
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
     this.plain.on('clientError', (_err, socket) => socket.destroy());
-    this.cleartextH2 = opts.h2c ? http2.createServer({}, handler) : undefined;
+    this.cleartextH2 = opts.h2c ? onCoreApi(http2.createServer({}, handler), handler) : undefined;
     const tlsOptions = {
       minVersion: opts.minTlsVersion,
       SNICallback: (name: string, cb: (err: Error | null, ctx?: import('node:tls').SecureContext) => void) => {
@@ -101,7 +119,7 @@ export class RuleListener {
       },
     };
     this.secure = opts.http2
-      ? http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, handler)
+      ? onCoreApi(http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, handler), handler)
       : https.createServer({ ...tlsOptions, ALPNProtocols: ['http/1.1'] }, handler);
     this.defaultCertId = undefined;
     this.secure.on('upgrade', this.onUpgrade);

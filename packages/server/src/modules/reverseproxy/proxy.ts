@@ -3,6 +3,7 @@ import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
 import { BackendPool } from './backendClient.js';
 import { DirectResponse } from './directHttp1.js';
+import { bodyOf } from './directHttp2.js';
 import { peerIsTrusted } from './filters.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
@@ -292,7 +293,7 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
           path: target.basePath + pathOf(req),
           method: req.method ?? 'GET',
           headers,
-          body: hasBody ? (req as unknown as import('node:stream').Readable) : null,
+          body: hasBody ? bodyOf(req) : null,
           bodyLength,
         },
         attempt,
