@@ -33,7 +33,9 @@ function onCoreApi<S extends http2.Http2Server | http2.Http2SecureServer>(
 
 /**
  * The handlers are written against node:http's objects; the direct path's DirectRequest and
- * DirectResponse stand in for them with the fields and calls the handlers use (directHttp1.ts).
+ * DirectResponse stand in for them with the fields and calls the handlers use (directHttp1.ts),
+ * and so do StreamRequest and StreamResponse for HTTP/2 (directHttp2.ts; node's HTTP/2
+ * compatibility types stay in the union as the shape those mirror, e.g. `res.stream`).
  */
 export type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type AnyResponse = http.ServerResponse | http2.Http2ServerResponse;
