@@ -1,7 +1,7 @@
 import http from 'node:http';
-import http2 from 'node:http2';
-import https from 'node:https';
+import type http2 from 'node:http2';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import { splitByFirstByte } from '../../core/http/firstByte.js';
@@ -12,29 +12,12 @@ import {
   type DirectRequest,
   type DirectResponse,
 } from './directHttp1.js';
-import { streamListener } from './directHttp2.js';
-
-/**
- * HTTP/2 streams go to the handlers on the core API (directHttp2.ts). A 'request' listener is
- * still needed for HTTP/1.1 over TLS on the same server (allowHTTP1); adding it made node attach
- * its compatibility layer's 'stream' listener, which is swapped for ours.
- */
-function onCoreApi<S extends http2.Http2Server | http2.Http2SecureServer>(
-  server: S,
-  handler: (req: AnyRequest, res: AnyResponse) => void,
-): S {
-  server.removeAllListeners('stream');
-  server.on(
-    'stream',
-    streamListener((req, res) => handler(req as unknown as AnyRequest, res as unknown as AnyResponse)),
-  );
-  return server;
-}
+import { H2Session, type StreamHandler } from './h2/session.js';
 
 /**
  * The handlers are written against node:http's objects; the direct path's DirectRequest and
  * DirectResponse stand in for them with the fields and calls the handlers use (directHttp1.ts),
- * and so do StreamRequest and StreamResponse for HTTP/2 (directHttp2.ts; node's HTTP/2
+ * and so do StreamRequest and StreamResponse for HTTP/2 (h2/stream.ts; node's HTTP/2
  * compatibility types stay in the union as the shape those mirror, e.g. `res.stream`).
  */
 export type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
@@ -67,8 +50,11 @@ export class RuleListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   private plain!: http.Server;
-  private cleartextH2: http2.Http2Server | undefined;
-  private secure!: https.Server | http2.Http2SecureServer;
+  /** HTTP/1.1 over TLS: node:http on the decrypted socket. */
+  private tlsHttp!: http.Server;
+  private secure!: tls.Server;
+  /** HTTP/2 streams to the handlers (h2/session.ts), over TLS by ALPN or as h2c. */
+  private onStream!: StreamHandler;
   private opts!: ListenerOptions;
   private readonly onRequest: RequestHandler;
   private readonly onUpgrade: UpgradeHandler;
@@ -112,19 +98,27 @@ export class RuleListener {
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
     this.plain.on('clientError', (_err, socket) => socket.destroy());
-    this.cleartextH2 = opts.h2c ? onCoreApi(http2.createServer({}, handler), handler) : undefined;
-    const tlsOptions = {
-      minVersion: opts.minTlsVersion,
-      SNICallback: (name: string, cb: (err: Error | null, ctx?: import('node:tls').SecureContext) => void) => {
-        if (!this.certs) return cb(new Error('no certificate store'));
-        this.certs.sniCallback({ minVersion: opts.minTlsVersion })(name, cb);
+    this.tlsHttp = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+    this.tlsHttp.on('upgrade', this.onUpgrade);
+    this.tlsHttp.on('clientError', (_err, socket) => socket.destroy());
+    this.onStream = (req, res) => handler(req as unknown as AnyRequest, res as unknown as AnyResponse);
+    const tlsHttp = this.tlsHttp;
+    const onStream = this.onStream;
+    this.secure = tls.createServer(
+      {
+        minVersion: opts.minTlsVersion,
+        ALPNProtocols: opts.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
+        SNICallback: (name: string, cb: (err: Error | null, ctx?: tls.SecureContext) => void) => {
+          if (!this.certs) return cb(new Error('no certificate store'));
+          this.certs.sniCallback({ minVersion: opts.minTlsVersion })(name, cb);
+        },
       },
-    };
-    this.secure = opts.http2
-      ? onCoreApi(http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, handler), handler)
-      : https.createServer({ ...tlsOptions, ALPNProtocols: ['http/1.1'] }, handler);
+      (socket) => {
+        if (socket.alpnProtocol === 'h2') new H2Session(socket, onStream);
+        else tlsHttp.emit('connection', socket);
+      },
+    );
     this.defaultCertId = undefined;
-    this.secure.on('upgrade', this.onUpgrade);
     this.secure.on('tlsClientError', (_err: Error, socket: net.Socket) => socket.destroy());
   }
 
@@ -156,14 +150,14 @@ export class RuleListener {
   private dispatch(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    const { plain, secure, cleartextH2, opts } = this;
+    const { plain, secure, onStream, opts } = this;
     splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls, first) => {
       if (isTls && opts.listenTypes !== 'http') {
         this.refreshDefaultCertificate();
         secure.emit('connection', s);
       } else if (!isTls && opts.listenTypes !== 'https') {
-        const h2 = cleartextH2 && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
-        if (h2) cleartextH2.emit('connection', s);
+        const h2 = opts.h2c && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
+        if (h2) new H2Session(s, onStream);
         else this.direct.take(s, (rest) => plain.emit('connection', rest));
       } else s.destroy();
     });

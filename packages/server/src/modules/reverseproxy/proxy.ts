@@ -3,8 +3,8 @@ import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
 import { BackendPool } from './backendClient.js';
 import { DirectResponse } from './directHttp1.js';
-import { bodyOf } from './directHttp2.js';
 import { peerIsTrusted } from './filters.js';
+import { bodyOf } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
 
