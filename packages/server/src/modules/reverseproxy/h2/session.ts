@@ -147,7 +147,11 @@ export class H2Session {
     } catch (err) {
       if (err instanceof ConnectionError) this.goAway(err.code, true);
       else if (err instanceof HpackError) this.goAway(F.COMPRESSION_ERROR, true);
-      else throw err;
+      else {
+        // Our bug, not the peer's: this connection ends, the process and the others carry on.
+        process.emitWarning(`HTTP/2 session: ${(err as Error).message}`);
+        this.goAway(F.INTERNAL_ERROR, true);
+      }
       return;
     }
     if (pos < buf.length && !this.closed) this.pending = buf.subarray(pos);
@@ -358,7 +362,12 @@ export class H2Session {
       s.writeHead(405, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH' }).end();
       return;
     }
-    this.onStream(new StreamRequest(method, headers[':path'], headers, this.socket, s), s);
+    try {
+      this.onStream(new StreamRequest(method, headers[':path'], headers, this.socket, s), s);
+    } catch (err) {
+      process.emitWarning(`HTTP/2 handler: ${(err as Error).message}`);
+      this.reset(s, F.INTERNAL_ERROR);
+    }
   }
 
   private onReset(id: number, payload: Buffer): void {
