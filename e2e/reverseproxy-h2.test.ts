@@ -1,0 +1,165 @@
+// A real browser on the web service's own HTTP/2 engine: chromium loads a page over HTTPS (h2 by
+// ALPN) from a file-server sub rule with 40 images, which its many streams fetch at once, and the
+// page's script posts 300 KiB through a proxy sub rule to a back end that echoes a digest. A reload
+// revalidates every file (304 over h2). Rule and certificate are made through the REST API; the
+// screens are covered by reverseproxy.test.ts.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, freePort, launchBrowser, type Program, startProgram } from './harness.js';
+
+const IMAGES = 40;
+const UPLOAD = 300 * 1024;
+
+let browser: Browser;
+let program: Program;
+let backend: http.Server;
+let dir: string;
+let port: number;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lucky-e2e-h2-'));
+  const site = path.join(dir, 'site');
+  fs.mkdirSync(path.join(site, 'img'), { recursive: true });
+  const imgs = Array.from({ length: IMAGES }, (_, i) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${10 + i}" height="10"><rect width="100%" height="100%" fill="#${(i * 40503).toString(16).padStart(6, '0').slice(-6)}"/></svg>`;
+    fs.writeFileSync(path.join(site, 'img', `${i}.svg`), svg);
+    return `<img src="img/${i}.svg" alt="${i}">`;
+  });
+  fs.writeFileSync(
+    path.join(site, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>h2</title></head><body>${imgs.join('')}
+<script>
+window.result = (async () => {
+  const body = new Uint8Array(${UPLOAD});
+  for (let i = 0; i < body.length; i++) body[i] = (i * 7) & 255;
+  const r = await fetch('/api/digest', { method: 'POST', body });
+  return { status: r.status, text: await r.text() };
+})();
+</script></body></html>`,
+  );
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  // The back end answers the length and SHA-256 of what it received.
+  backend = http.createServer((req, res) => {
+    const hash = createHash('sha256');
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      hash.update(c);
+    });
+    req.on('end', () => res.end(`${req.method} ${req.url} ${n} ${hash.digest('hex')}`));
+  });
+  await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
+  const backendPort = (backend.address() as net.AddressInfo).port;
+
+  browser = await launchBrowser();
+  program = await startProgram();
+  const token = await apiLogin(program.base);
+  const api = async (method: string, p: string, body: unknown) => {
+    const r = await fetch(program.base + p, {
+      method,
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await r.json();
+    if (json.ret !== 0) throw new Error(`${method} ${p}: ${JSON.stringify(json)}`);
+    return json;
+  };
+  const b64 = (f: string) => fs.readFileSync(path.join(dir, f)).toString('base64');
+  await api('POST', '/api/ssl', { CertBase64: b64('cert.pem'), KeyBase64: b64('key.pem') });
+  port = await freePort();
+  const made = await api('POST', '/api/reverseproxy/rules', {
+    name: 'h2 site',
+    address: '127.0.0.1',
+    port,
+    listenTypes: 'https',
+    http2: true,
+    subRules: [
+      { domains: ['127.0.0.1'], pathPrefix: '/api', targets: [`http://127.0.0.1:${backendPort}`] },
+      { domains: ['127.0.0.1'], serviceType: 'files', mounts: [{ urlPath: '/', dir: site }] },
+    ],
+  });
+  expect(made.rule.status.state).toBe('running');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await program?.stop();
+  backend?.closeAllConnections();
+  backend?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('web service over HTTP/2 in a browser', () => {
+  it('loads a page with 40 images over h2, posts 300 KiB through the proxy, and revalidates on reload', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      const statuses: number[] = [];
+      page.on('response', (r) => statuses.push(r.status()));
+      await page.goto(`https://127.0.0.1:${port}/`, { waitUntil: 'load' });
+
+      const loaded = await page.evaluate(() =>
+        [...document.images].map((img) => ({ ok: img.complete, width: img.naturalWidth })),
+      );
+      expect(loaded).toHaveLength(IMAGES);
+      expect(loaded.every((x, i) => x.ok && x.width === 10 + i)).toBe(true);
+
+      const expected = Buffer.alloc(UPLOAD);
+      for (let i = 0; i < UPLOAD; i++) expected[i] = (i * 7) & 255;
+      const posted = await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result);
+      expect(posted).toEqual({
+        status: 200,
+        text: `POST /api/digest ${UPLOAD} ${createHash('sha256').update(expected).digest('hex')}`,
+      });
+
+      // Every resource came over HTTP/2, none failed.
+      const protocols = await page.evaluate(() => [
+        (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol,
+        ...performance.getEntriesByType('resource').map((e) => (e as PerformanceResourceTiming).nextHopProtocol),
+      ]);
+      expect(protocols).toHaveLength(IMAGES + 2);
+      expect(new Set(protocols)).toEqual(new Set(['h2']));
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+
+      // A reload asks again with the validators it was given: the files answer 304.
+      statuses.length = 0;
+      await page.reload({ waitUntil: 'load' });
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 200 || s === 304)).toBe(true);
+      expect(statuses.filter((s) => s === 304).length).toBeGreaterThan(0);
+      const again = await page.evaluate(() => [...document.images].filter((img) => img.naturalWidth > 0).length);
+      expect(again).toBe(IMAGES);
+    } finally {
+      await context.close();
+    }
+  });
+});
