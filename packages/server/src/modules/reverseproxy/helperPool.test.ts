@@ -66,9 +66,22 @@ describe('HelperPool start and stop policy', () => {
     const reading = { value: { busy: 0.95, spareCores: 0.1 } };
     const p = make(reading);
     p.setRule(rule);
-    expect(await waitFor(() => p.size > 0, 2000)).toBe(false);
+    expect(await waitFor(() => p.size > 0, 3500)).toBe(false);
     reading.value = { busy: 0.3, spareCores: 1.5 };
-    expect(await waitFor(() => p.size > 0, 2000)).toBe(false);
+    expect(await waitFor(() => p.size > 0, 3500)).toBe(false);
+  });
+
+  it('starts none when spare CPU shows up only in every other sample', async () => {
+    let n = 0;
+    const p = make({
+      get value() {
+        n++;
+        return { busy: 0.95, spareCores: n % 2 ? 1 : 0.3 };
+      },
+    });
+    p.setRule(rule);
+    expect(await waitFor(() => p.size > 0, 4000)).toBe(false);
+    expect(n).toBeGreaterThanOrEqual(6);
   });
 
   it('starts none for a single connection (another process could not take any of it)', async () => {

@@ -83,8 +83,14 @@ const BUSY = 0.75;
  * nginx's req/s to 44-58 % (its IPC, JIT and GC, and the context switches, cost more than it won).
  */
 const SPARE_CORES = 0.5;
-/** Busy samples in a row before a helper starts (a short burst does not start one). */
-const BUSY_SAMPLES = 2;
+/**
+ * Busy samples in a row (2 s) before a helper starts: a short burst does not start one, nor does
+ * a machine whose idle CPU only now and then reaches SPARE_CORES. With the load generator and the
+ * back end on the same 2 cores, single samples at 0.5-0.53 cores idle came up in a few of the
+ * 500 ms samples (median 0.28, 9 in 10 below 0.4); two in a row started a helper in one of three
+ * benchmark runs, which then cut the proxy's req/s by about a third.
+ */
+const BUSY_SAMPLES = 4;
 /** A helper without connections for this long exits (its memory goes back to the system). */
 const IDLE_EXIT_MS = 60_000;
 /** A helper that dies this soon after starting holds further starts off for BACKOFF_MS. */
