@@ -101,16 +101,6 @@ export class H2Session {
     this.write(F.wordFrame(F.WINDOW_UPDATE, 0, 0, [CONN_RECV_WINDOW - F.DEFAULT_WINDOW]));
   }
 
-  /** Streams open now (for tests and the listener's bookkeeping). */
-  get openStreams(): number {
-    return this.streams.size;
-  }
-
-  /** Stop taking streams; close once the open ones are done (server shutdown or rule change). */
-  shutdown(): void {
-    this.goAway(F.NO_ERROR, this.streams.size === 0);
-  }
-
   // ---- reading ----
 
   private onData(chunk: Buffer): void {
