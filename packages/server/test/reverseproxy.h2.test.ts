@@ -551,6 +551,11 @@ describe('HTTP/2 engine on the wire (h2c, raw frames)', () => {
       (id) => [headersFrame(id, getBlock('text.test', '/', literal('connection', 'keep-alive')))],
     ],
     ['no :path', (id) => [headersFrame(id, block(M_GET, SCHEME_HTTP, authorityField('text.test')))]],
+    // :path and :authority become the back end's request line and Host: nothing that could split them.
+    ['a space in :path', (id) => [headersFrame(id, getBlock('text.test', '/a b'))]],
+    ['a CR LF in :path', (id) => [headersFrame(id, getBlock('text.test', '/a\r\nx-injected: 1'))]],
+    ['a :path not starting with /', (id) => [headersFrame(id, getBlock('text.test', 'http://evil.test/'))]],
+    ['a space in :authority', (id) => [headersFrame(id, getBlock('text.test evil', '/'))]],
     [
       'a pseudo-header after a regular field',
       (id) => [

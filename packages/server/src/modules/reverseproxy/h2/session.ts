@@ -38,6 +38,10 @@ const COPY_LIMIT = 2048;
 
 const TOKEN = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
 const BAD_VALUE = /[\0\r\n]/;
+/** :method (a token, any case) and :path / :authority (visible ASCII, no space): they become the back end's request line and Host. */
+const METHOD = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
+const PATH = /^(\/[\x21-\x7e]*|\*)$/;
+const AUTHORITY = /^[\x21-\x7e]*$/;
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 /** A frame the peer got wrong: the connection ends with GOAWAY(code). */
@@ -323,6 +327,13 @@ export class H2Session {
     const method = headers[':method'];
     if (!malformed && (!method || (method !== 'CONNECT' && (!headers[':scheme'] || !headers[':path']))))
       malformed = 'missing pseudo-header';
+    else if (
+      !malformed &&
+      (!METHOD.test(method) ||
+        (headers[':path'] !== undefined && !PATH.test(headers[':path'])) ||
+        (headers[':authority'] !== undefined && !AUTHORITY.test(headers[':authority'])))
+    )
+      malformed = 'pseudo-header value';
     if (malformed) {
       this.resetId(id, F.PROTOCOL_ERROR);
       return;
