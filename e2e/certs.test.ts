@@ -8,7 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import {
+  apiLogin,
+  en,
+  launchBrowser,
+  newPage,
+  type Program,
+  selfSignedCert,
+  shot,
+  startProgram,
+  zh,
+} from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -21,25 +31,7 @@ const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir,
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lucky-certs-e2e-'));
   // a.test: self-signed, 30 days (so it shows as "expires soon").
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-subj',
-    '/CN=a.test',
-    '-addext',
-    'subjectAltName=DNS:a.test,DNS:www.a.test',
-    '-days',
-    '30',
-    '-keyout',
-    file('a.key'),
-    '-out',
-    file('a.crt'),
-  );
+  selfSignedCert(dir, { cn: 'a.test', san: 'DNS:a.test,DNS:www.a.test', days: 30, cert: 'a.crt', key: 'a.key' });
   // The key of another certificate.
   openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-out', file('other.key'));
   // b.test: signed by a little CA, uploaded as one file holding the chain and the key.

@@ -3,7 +3,6 @@
 // page's script posts 300 KiB through a proxy sub rule to a back end that echoes a digest. A reload
 // revalidates every file (304 over h2). Rule and certificate are made through the REST API; the
 // screens are covered by reverseproxy.test.ts.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, freePort, launchBrowser, type Program, startProgram } from './harness.js';
+import { apiLogin, freePort, launchBrowser, type Program, selfSignedCert, startProgram } from './harness.js';
 
 const IMAGES = 40;
 const UPLOAD = 300 * 1024;
@@ -44,29 +43,7 @@ window.result = (async () => {
 })();
 </script></body></html>`,
   );
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSignedCert(dir, { cn: '127.0.0.1', san: 'IP:127.0.0.1' });
   // The back end answers the length and SHA-256 of what it received.
   backend = http.createServer((req, res) => {
     const hash = createHash('sha256');
