@@ -50,11 +50,10 @@ export class RuleListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   private plain!: http.Server;
-  /** HTTP/1.1 over TLS: node:http on the decrypted socket. */
-  private tlsHttp!: http.Server;
   private secure!: tls.Server;
   /** HTTP/2 streams to the handlers (h2/session.ts), over TLS by ALPN or as h2c. */
-  private onStream!: StreamHandler;
+  private readonly onStream: StreamHandler = (req, res) =>
+    this.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse);
   private opts!: ListenerOptions;
   private readonly onRequest: RequestHandler;
   private readonly onUpgrade: UpgradeHandler;
@@ -98,11 +97,10 @@ export class RuleListener {
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
     this.plain.on('clientError', (_err, socket) => socket.destroy());
-    this.tlsHttp = http.createServer({ keepAliveTimeout: 65_000 }, handler);
-    this.tlsHttp.on('upgrade', this.onUpgrade);
-    this.tlsHttp.on('clientError', (_err, socket) => socket.destroy());
-    this.onStream = (req, res) => handler(req as unknown as AnyRequest, res as unknown as AnyResponse);
-    const tlsHttp = this.tlsHttp;
+    // HTTP/1.1 over TLS: node:http on the decrypted socket.
+    const tlsHttp = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+    tlsHttp.on('upgrade', this.onUpgrade);
+    tlsHttp.on('clientError', (_err, socket) => socket.destroy());
     const onStream = this.onStream;
     this.secure = tls.createServer(
       {
