@@ -1,4 +1,5 @@
-// 1 GiB up and 1 GiB down through the proxy, with the memory of the PROXY process flat: the built
+// 1 GiB up and 1 GiB down through the proxy, over HTTP/1.1 and over HTTP/2 (h2c: the flow-control
+// windows and the body back-pressure of our own engine), with the memory of the PROXY process flat: the built
 // server runs in its own process (bench/reverseproxy-server.mjs), curl streams, the back end is in this process, and the server's RSS is
 // read from /proc/<pid>/status during the transfers. A behaviour check, not a timing.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -106,6 +107,7 @@ beforeAll(async () => {
     body: JSON.stringify({
       address: '127.0.0.1',
       port,
+      h2c: true,
       subRules: [{ domains: ['127.0.0.1'], targets: [back.url] }],
     }),
   });
@@ -153,6 +155,48 @@ describe('streaming through the proxy', () => {
     const down = curl(['-o', '/dev/null', '-w', '%{http_code} %{size_download}', `http://127.0.0.1:${port}/down`]);
     const downPeak = await peakRssDuring(pid, down);
     expect(await down).toBe(`200 ${GiB}`);
+
+    const growth = Math.max(upPeak, downPeak) - before;
+    expect(
+      growth,
+      `RSS before ${(before / MiB).toFixed(1)} MiB, peak up ${(upPeak / MiB).toFixed(1)}, down ${(downPeak / MiB).toFixed(1)}`,
+    ).toBeLessThan(RSS_GROWTH_LIMIT);
+  });
+
+  it('passes 1 GiB up and 1 GiB down over HTTP/2 (h2c) with the proxy memory flat', { timeout: 60_000 }, async () => {
+    const pid = child.pid as number;
+    const h2 = ['--http2-prior-knowledge'];
+    for (let i = 0; i < 3; i++) expect(await curl([...h2, `http://127.0.0.1:${port}/`, '-d', 'x'])).toBeTruthy();
+    // A sparse file of 1 GiB: curl streams it (-T), the disk holds nothing.
+    const file = path.join(dir, 'up.bin');
+    await fs.writeFile(file, '');
+    await fs.truncate(file, GiB);
+    received = 0;
+    const before = rssBytes(pid);
+
+    const up = curl([
+      ...h2,
+      '-X',
+      'POST',
+      '-T',
+      file,
+      '-w',
+      ' %{http_version} %{http_code}',
+      `http://127.0.0.1:${port}/up`,
+    ]);
+    const upPeak = await peakRssDuring(pid, up);
+    expect(await up).toBe(`${GiB} 2 200`);
+
+    const down = curl([
+      ...h2,
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_version} %{http_code} %{size_download}',
+      `http://127.0.0.1:${port}/down`,
+    ]);
+    const downPeak = await peakRssDuring(pid, down);
+    expect(await down).toBe(`2 200 ${GiB}`);
 
     const growth = Math.max(upPeak, downPeak) - before;
     expect(
