@@ -557,6 +557,10 @@ describe('HTTP/2 engine on the wire (h2c, raw frames)', () => {
     ['a :path not starting with /', (id) => [headersFrame(id, getBlock('text.test', 'http://evil.test/'))]],
     ['a space in :authority', (id) => [headersFrame(id, getBlock('text.test evil', '/'))]],
     [
+      'a host field naming another site',
+      (id) => [headersFrame(id, getBlock('text.test', '/', literal('host', 'big.test')))],
+    ],
+    [
       'a pseudo-header after a regular field',
       (id) => [
         headersFrame(id, block(M_GET, SCHEME_HTTP, authorityField('text.test'), literal('x-a', 'b'), pathField('/'))),

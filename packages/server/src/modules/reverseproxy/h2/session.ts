@@ -334,6 +334,14 @@ export class H2Session {
         (headers[':authority'] !== undefined && !AUTHORITY.test(headers[':authority'])))
     )
       malformed = 'pseudo-header value';
+    // A Host that names another site than :authority (RFC 9113 §8.3.1): routing must not pick one.
+    else if (
+      !malformed &&
+      headers.host !== undefined &&
+      headers[':authority'] !== undefined &&
+      headers.host.toLowerCase() !== headers[':authority'].toLowerCase()
+    )
+      malformed = 'host and :authority differ';
     if (malformed) {
       this.resetId(id, F.PROTOCOL_ERROR);
       return;
