@@ -35,23 +35,7 @@ beforeAll(async () => {
   // The key of another certificate.
   openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-out', file('other.key'));
   // b.test: signed by a little CA, uploaded as one file holding the chain and the key.
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-subj',
-    '/CN=Lucky Test CA',
-    '-days',
-    '400',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.crt'),
-  );
+  selfSignedCert(dir, { cn: 'Lucky Test CA', days: 400, cert: 'ca.crt', key: 'ca.key' });
   openssl(
     'req',
     '-newkey',

@@ -112,10 +112,10 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
-/** A self-signed EC (P-256) certificate and its key, written as PEM files under `dir`. */
+/** A self-signed EC (P-256) certificate (or CA, without `san`) and its key, written as PEM files under `dir`. */
 export function selfSignedCert(
   dir: string,
-  opts: { cn: string; san: string; days?: number; cert?: string; key?: string },
+  opts: { cn: string; san?: string; days?: number; cert?: string; key?: string },
 ): { cert: string; key: string } {
   const cert = path.join(dir, opts.cert ?? 'cert.pem');
   const key = path.join(dir, opts.key ?? 'key.pem');
@@ -131,8 +131,7 @@ export function selfSignedCert(
       '-nodes',
       '-subj',
       `/CN=${opts.cn}`,
-      '-addext',
-      `subjectAltName=${opts.san}`,
+      ...(opts.san ? ['-addext', `subjectAltName=${opts.san}`] : []),
       '-days',
       String(opts.days ?? 2),
       '-keyout',
