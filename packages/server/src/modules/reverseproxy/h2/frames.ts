@@ -38,6 +38,15 @@ export const CANCEL = 0x8;
 export const COMPRESSION_ERROR = 0x9;
 export const ENHANCE_YOUR_CALM = 0xb;
 
+/** Fields HTTP/2 forbids in requests and answers alike (RFC 9113 §8.2.2). */
+export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+]);
+
 /** The client's connection preface (RFC 9113 §3.4). */
 export const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 

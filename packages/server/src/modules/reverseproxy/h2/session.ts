@@ -42,7 +42,6 @@ const BAD_VALUE = /[\0\r\n]/;
 const METHOD = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 const PATH = /^(\/[\x21-\x7e]*|\*)$/;
 const AUTHORITY = /^[\x21-\x7e]*$/;
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 /** A frame the peer got wrong: the connection ends with GOAWAY(code). */
 class ConnectionError extends Error {
@@ -313,7 +312,7 @@ export class H2Session {
       regularSeen = true;
       if (!TOKEN.test(name)) malformed = 'field name';
       else if (BAD_VALUE.test(value)) malformed = 'field value';
-      else if (CONNECTION_SPECIFIC.has(name) || (name === 'te' && value !== 'trailers')) malformed = `field ${name}`;
+      else if (F.CONNECTION_SPECIFIC.has(name) || (name === 'te' && value !== 'trailers')) malformed = `field ${name}`;
       else {
         const had = headers[name];
         headers[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { Readable } from 'node:stream';
-import { CANCEL, NO_ERROR } from './frames.js';
+import { CANCEL, CONNECTION_SPECIFIC, NO_ERROR } from './frames.js';
 import { encodeAnswer } from './hpack.js';
 
 /** What a stream needs of its connection (H2Session). */
@@ -19,9 +19,6 @@ export interface StreamHost {
   /** Whether the connection's socket is full (every stream then reports back-pressure). */
   readonly socketBlocked: boolean;
 }
-
-/** Headers a response may not carry over HTTP/2 (RFC 9113 §8.2.2). */
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 /** Bytes queued per stream (waiting for flow control) before write() asks the writer to wait. */
 export const STREAM_HIGH_WATER = 64 * 1024;
