@@ -167,7 +167,8 @@ describe('web service screen', () => {
     renderWithProviders(<ReverseproxyScreen />);
     await userEvent.click(await screen.findByTestId('rp-batch-open'));
     await userEvent.click(await screen.findByTestId('rp-batch-save'));
-    expect((await screen.findAllByText('旧域名和新域名都不能为空')).length).toBe(2);
+    // antd shows each field's message on its own render pass: wait for both.
+    await waitFor(() => expect(screen.getAllByText('旧域名和新域名都不能为空')).toHaveLength(2));
     expect(callsTo('POST', 'api/reverseproxy/domains/replace')).toHaveLength(0);
     await userEvent.type(screen.getByTestId('rp-batch-old'), 'old.example.com');
     await userEvent.type(screen.getByTestId('rp-batch-new'), 'New.Example.com');
