@@ -51,6 +51,7 @@ const TYPE_NAMES = [
 
 const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
 const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
+const SETTINGS_ENABLE_CONNECT_PROTOCOL = 0x8;
 
 const NO_ERROR = 0x0;
 const PROTOCOL_ERROR = 0x1;
@@ -447,7 +448,7 @@ async function expectConnectionError(code: number, ...frames: Buffer[]): Promise
 }
 
 describe('HTTP/2 engine on the wire (h2c, raw frames)', () => {
-  it('starts with its SETTINGS (MAX_CONCURRENT_STREAMS 100), acknowledges ours, answers PING', async () => {
+  it('starts with its SETTINGS (MAX_CONCURRENT_STREAMS 100, ENABLE_CONNECT_PROTOCOL), acknowledges ours, answers PING', async () => {
     const c = await H2Client.open(port, { settings: [[SETTINGS_INITIAL_WINDOW_SIZE, 65_535]] });
     const first = c.frames[0];
     expect(first.type).toBe(SETTINGS);
@@ -457,6 +458,7 @@ describe('HTTP/2 engine on the wire (h2c, raw frames)', () => {
     for (let at = 0; at < first.payload.length; at += 6)
       settings.set(first.payload.readUInt16BE(at), first.payload.readUInt32BE(at + 2));
     expect(settings.get(SETTINGS_MAX_CONCURRENT_STREAMS)).toBe(100);
+    expect(settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL)).toBe(1); // RFC 8441: WebSocket over HTTP/2
     const ack = await c.frame((f) => f.type === SETTINGS && (f.flags & ACK) !== 0, 'SETTINGS ACK');
     expect(ack.payload.length).toBe(0);
     const opaque = Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -559,6 +561,23 @@ describe('HTTP/2 engine on the wire (h2c, raw frames)', () => {
     [
       'a host field naming another site',
       (id) => [headersFrame(id, getBlock('text.test', '/', literal('host', 'big.test')))],
+    ],
+    // RFC 8441 §4: :protocol only with CONNECT, and an extended CONNECT has :scheme and :path.
+    [':protocol on a GET', (id) => [headersFrame(id, getBlock('text.test', '/', literal(':protocol', 'websocket')))]],
+    [
+      'an extended CONNECT without :path',
+      (id) => [
+        headersFrame(
+          id,
+          block(
+            literal(':method', 'CONNECT'),
+            literal(':protocol', 'websocket'),
+            SCHEME_HTTP,
+            authorityField('text.test'),
+          ),
+          END_HEADERS,
+        ),
+      ],
     ],
     [
       'a pseudo-header after a regular field',

@@ -6,9 +6,10 @@ import { normalizeIp } from '../../core/http/clientIp.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { serveFiles } from './fileServer.js';
 import { basicAuthFails, cacheControl, clientIpOf, corsHeaders, ipAllowed, uaAllowed } from './filters.js';
+import type { StreamRequest, StreamResponse } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { expandVars, type RequestVars, sendPage } from './pages.js';
-import { type Backends, type ProxyContext, proxyRequest, proxyUpgrade } from './proxy.js';
+import { type Backends, type ProxyContext, proxyRequest, proxyTunnel, proxyUpgrade } from './proxy.js';
 import { hostOf, type RouteTable, type Site } from './router.js';
 
 /** What a rule's handlers read per request; replaced whole on reload. */
@@ -132,6 +133,8 @@ export function createHandlers(getState: () => RuleState) {
   };
 
   const handle = async (p: Prepared, req: AnyRequest, res: AnyResponse): Promise<void> => {
+    // Only HTTP/2's extended CONNECT gets here (h2/session.ts answers a plain one itself).
+    if (req.method === 'CONNECT') return tunnel(p, req as unknown as StreamRequest, res as unknown as StreamResponse);
     const head = req.method === 'HEAD';
     const extra = answerHeaders(p.s, req.headers.origin as string | undefined);
     const refused = refusal(p, req);
@@ -185,6 +188,18 @@ export function createHandlers(getState: () => RuleState) {
         else req.socket.destroy();
         return;
     }
+  };
+
+  /** WebSocket over HTTP/2: the same checks as an HTTP/1.1 upgrade (onUpgrade), answered on the stream. */
+  const tunnel = async (p: Prepared, req: StreamRequest, res: StreamResponse): Promise<void> => {
+    const refused = refusal(p, req as unknown as AnyRequest);
+    const notHere = p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0;
+    const status = refused?.[0] ?? (req.headers[':protocol'] !== 'websocket' ? 501 : notHere ? 404 : 0);
+    if (status) {
+      p.log?.warn(`refused websocket ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
+      return sendPage(res as unknown as AnyResponse, status, refused?.[1] ?? '', refused?.[2] ?? {});
+    }
+    return proxyTunnel(req, res, proxyContext(getState(), p, {}));
   };
 
   const onUpgrade = (req: http.IncomingMessage, socket: net.Socket, head: Buffer): void => {

@@ -10,6 +10,7 @@ const TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   416: 'Range Not Satisfiable',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   502: 'Bad Gateway',
   504: 'Gateway Timeout',
 };

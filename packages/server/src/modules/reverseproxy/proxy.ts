@@ -1,10 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
 import { BackendPool } from './backendClient.js';
 import { DirectResponse } from './directHttp1.js';
 import { peerIsTrusted } from './filters.js';
-import { bodyOf } from './h2/stream.js';
+import { bodyOf, type StreamRequest, type StreamResponse } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
 
@@ -356,4 +357,76 @@ export async function proxyUpgrade(
   socket.end(
     'HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: 12\r\nConnection: close\r\n\r\nBad Gateway\n',
   );
+}
+
+const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+/**
+ * WebSocket over HTTP/2 (RFC 8441): the client's extended CONNECT stream becomes an HTTP/1.1
+ * upgrade towards the back end, which never sees HTTP/2. The key the back end's accept must
+ * match is ours (HTTP/2 clients send none), so a back end that is not speaking WebSocket is
+ * caught here. Then the stream's DATA and the back end's bytes flow both ways, each side
+ * ending on its own; flow control on the stream holds back whichever side is faster.
+ */
+export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: ProxyContext): Promise<void> {
+  const s = ctx.service;
+  let lastError = 'no back end';
+  for (const target of order(s)) {
+    if (res.closed) return; // the client gave up while we were connecting
+    try {
+      const key = randomBytes(16).toString('base64');
+      const headers = upstreamHeaders(req, ctx, target);
+      headers.connection = 'upgrade';
+      headers.upgrade = 'websocket';
+      headers['sec-websocket-key'] = key;
+      headers['sec-websocket-version'] ??= '13';
+      const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + req.url, headers);
+      const accept = up.raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === 'sec-websocket-accept');
+      const expected = createHash('sha1')
+        .update(key + WEBSOCKET_GUID)
+        .digest('base64');
+      if (accept < 0 || up.raw[accept + 1] !== expected) {
+        up.socket.destroy();
+        const e = new Error('the back end answered the upgrade without the right Sec-WebSocket-Accept');
+        (e as NodeJS.ErrnoException).code = 'EBADANSWER';
+        throw e;
+      }
+      if (res.closed) {
+        up.socket.destroy();
+        return;
+      }
+      const answer: Record<string, string | string[]> = {};
+      for (let i = 0; i + 1 < up.raw.length; i += 2) {
+        const name = up.raw[i].toLowerCase();
+        if (HOP_BY_HOP.has(name) || name === 'sec-websocket-accept') continue;
+        const had = answer[name];
+        answer[name] = had === undefined ? up.raw[i + 1] : [had, up.raw[i + 1]].flat();
+      }
+      res.writeHead(200, answer);
+      const upstream = up.socket;
+      const body = req.body;
+      if (up.head.length) res.write(up.head);
+      upstream.on('data', (chunk: Buffer) => {
+        if (!res.write(chunk)) upstream.pause();
+      });
+      res.on('drain', () => upstream.resume());
+      upstream.on('end', () => res.end());
+      upstream.on('error', () => res.destroy());
+      upstream.on('close', () => {
+        if (!res.writableEnded) res.destroy();
+      });
+      // Client gone (stream reset or connection lost): the back end's side goes too.
+      res.on('close', () => upstream.destroy());
+      body.on('aborted', () => upstream.destroy());
+      body.pipe(upstream);
+      upstream.resume();
+      return;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
+      ctx.onError(`websocket proxy error ${lastError}`);
+      if (!CONNECT_ERRORS.has(String(e.code))) break;
+    }
+  }
+  if (!res.closed) sendPage(res as unknown as AnyResponse, 502, 'The back end did not answer.', ctx.responseHeaders);
 }

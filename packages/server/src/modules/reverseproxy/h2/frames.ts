@@ -25,6 +25,8 @@ export const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
 export const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 export const SETTINGS_MAX_FRAME_SIZE = 0x5;
 export const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
+/** RFC 8441: the server takes extended CONNECT (`:protocol`), e.g. WebSocket over HTTP/2. */
+export const SETTINGS_ENABLE_CONNECT_PROTOCOL = 0x8;
 
 /** Error codes (RFC 9113 §7). */
 export const NO_ERROR = 0x0;

@@ -5,7 +5,8 @@
 // objects (stream.ts), and everything a tick writes leaves in one socket write.
 //
 // Scope: what a server needs. No server push, no priorities (PRIORITY frames are read and
-// ignored, as RFC 9113 allows), no extended CONNECT (CONNECT is answered 405). Limits against
+// ignored, as RFC 9113 allows). Extended CONNECT (RFC 8441) opens tunnels, for WebSocket over
+// HTTP/2; a plain CONNECT (a TCP tunnel to anywhere) is answered 405. Limits against
 // abusive peers: concurrent streams, header block and header list sizes, resets per second,
 // control frames queued while the peer does not read, flow-control windows both ways.
 import type net from 'node:net';
@@ -99,6 +100,8 @@ export class H2Session {
         [F.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_CONCURRENT_STREAMS],
         [F.SETTINGS_INITIAL_WINDOW_SIZE, STREAM_RECV_WINDOW],
         [F.SETTINGS_MAX_HEADER_LIST_SIZE, MAX_HEADER_LIST],
+        // Browsers then carry a wss:// WebSocket on this connection instead of opening another.
+        [F.SETTINGS_ENABLE_CONNECT_PROTOCOL, 1],
       ]),
     );
     this.write(F.wordFrame(F.WINDOW_UPDATE, 0, 0, [CONN_RECV_WINDOW - F.DEFAULT_WINDOW]));
@@ -303,7 +306,13 @@ export class H2Session {
       if (malformed) return;
       if (name.charCodeAt(0) === 58 /* : */) {
         if (regularSeen) malformed = 'pseudo-header after a field';
-        else if (name !== ':method' && name !== ':path' && name !== ':scheme' && name !== ':authority')
+        else if (
+          name !== ':method' &&
+          name !== ':path' &&
+          name !== ':scheme' &&
+          name !== ':authority' &&
+          name !== ':protocol'
+        )
           malformed = `pseudo-header ${name}`;
         else if (headers[name] !== undefined) malformed = `second ${name}`;
         else headers[name] = value;
@@ -324,7 +333,14 @@ export class H2Session {
       return;
     }
     const method = headers[':method'];
-    if (!malformed && (!method || (method !== 'CONNECT' && (!headers[':scheme'] || !headers[':path']))))
+    // Extended CONNECT (RFC 8441 §4) has all four request pseudo-headers; :protocol goes with it only.
+    const tunnel = headers[':protocol'] !== undefined;
+    if (!malformed && tunnel && (method !== 'CONNECT' || !headers[':authority'] || !TOKEN.test(headers[':protocol'])))
+      malformed = 'pseudo-header :protocol';
+    else if (
+      !malformed &&
+      (!method || ((method !== 'CONNECT' || tunnel) && (!headers[':scheme'] || !headers[':path'])))
+    )
       malformed = 'missing pseudo-header';
     else if (
       !malformed &&
@@ -366,10 +382,11 @@ export class H2Session {
       s.writeHead(431, { 'content-type': 'text/plain; charset=utf-8' }).end('Request header fields too large\n');
       return;
     }
-    if (method === 'CONNECT') {
+    if (method === 'CONNECT' && !tunnel) {
       s.writeHead(405, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH' }).end();
       return;
     }
+    s.tunnel = tunnel;
     try {
       this.onStream(new StreamRequest(method, headers[':path'], headers, this.socket, s), s);
     } catch (err) {
@@ -574,7 +591,9 @@ export class H2Session {
   private localEnd(s: StreamResponse): boolean {
     s.endSent = true;
     if (s.remoteEnded) this.closeStream(s);
-    else {
+    else if (s.tunnel && s.statusCode < 300) {
+      // An open tunnel is two byte streams: the client's side stays open until it ends it.
+    } else {
       // Answered before the request body was all sent: ask the client to stop (RFC 9113 §8.1).
       this.resetId(s.id, F.NO_ERROR);
       this.closeStream(s);

@@ -94,6 +94,8 @@ export class StreamResponse extends EventEmitter {
   received = 0;
 
   closed = false;
+  /** An extended CONNECT (RFC 8441): each side ends on its own, our end does not reset theirs. */
+  tunnel = false;
 
   constructor(
     readonly id: number,
