@@ -1,8 +1,10 @@
 // A real browser on the web service's own HTTP/2 engine: chromium loads a page over HTTPS (h2 by
 // ALPN) from a file-server sub rule with 40 images, which its many streams fetch at once, and the
 // page's script posts 300 KiB through a proxy sub rule to a back end that echoes a digest. A reload
-// revalidates every file (304 over h2). Rule and certificate are made through the REST API; the
-// screens are covered by reverseproxy.test.ts.
+// revalidates every file (304 over h2). A WebSocket to a proxy sub rule rides the same HTTP/2
+// connection (RFC 8441 extended CONNECT, which the access log shows as CONNECT, not UPGRADE).
+// Rule and certificate are made through the REST API; the screens are covered by
+// reverseproxy.test.ts.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -11,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { apiLogin, freePort, launchBrowser, type Program, selfSignedCert, startProgram } from './harness.js';
 
 const IMAGES = 40;
@@ -21,6 +24,10 @@ let program: Program;
 let backend: http.Server;
 let dir: string;
 let port: number;
+let wss: WebSocketServer;
+let api: (method: string, p: string, body?: unknown) => Promise<Record<string, unknown>>;
+let ruleKey: string;
+let wsSiteKey: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lucky-e2e-h2-'));
@@ -57,14 +64,20 @@ window.result = (async () => {
   await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
   const backendPort = (backend.address() as net.AddressInfo).port;
 
+  // The WebSocket back end echoes text with a prefix and binary as it came.
+  wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((r) => wss.once('listening', r));
+  wss.on('connection', (ws) => ws.on('message', (m, binary) => ws.send(binary ? m : `echo ${m}`, { binary })));
+  const wsPort = (wss.address() as net.AddressInfo).port;
+
   browser = await launchBrowser();
   program = await startProgram();
   const token = await apiLogin(program.base);
-  const api = async (method: string, p: string, body: unknown) => {
+  api = async (method: string, p: string, body?: unknown) => {
     const r = await fetch(program.base + p, {
       method,
       headers: { authorization: token, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = await r.json();
     if (json.ret !== 0) throw new Error(`${method} ${p}: ${JSON.stringify(json)}`);
@@ -81,15 +94,21 @@ window.result = (async () => {
     http2: true,
     subRules: [
       { domains: ['127.0.0.1'], pathPrefix: '/api', targets: [`http://127.0.0.1:${backendPort}`] },
+      { name: 'ws', domains: ['127.0.0.1'], pathPrefix: '/ws', targets: [`http://127.0.0.1:${wsPort}`] },
       { domains: ['127.0.0.1'], serviceType: 'files', mounts: [{ urlPath: '/', dir: site }] },
     ],
   });
-  expect(made.rule.status.state).toBe('running');
+  const rule = made.rule as { status: { state: string }; subRules: Array<{ key: string; name: string }> };
+  expect(rule.status.state).toBe('running');
+  ruleKey = made.key as string;
+  wsSiteKey = rule.subRules.find((x) => x.name === 'ws')?.key as string;
 });
 
 afterAll(async () => {
   await browser?.close();
   await program?.stop();
+  for (const c of wss?.clients ?? []) c.terminate();
+  wss?.close();
   backend?.closeAllConnections();
   backend?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -135,6 +154,52 @@ describe('web service over HTTP/2 in a browser', () => {
       expect(statuses.filter((s) => s === 304).length).toBeGreaterThan(0);
       const again = await page.evaluate(() => [...document.images].filter((img) => img.naturalWidth > 0).length);
       expect(again).toBe(IMAGES);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('carries a WebSocket on the same HTTP/2 connection (extended CONNECT): text and 100 KiB binary echo', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`https://127.0.0.1:${port}/`, { waitUntil: 'load' });
+      const got = await page.evaluate(async (url) => {
+        const ws = new WebSocket(url);
+        ws.binaryType = 'arraybuffer';
+        const messages: Array<string | ArrayBuffer> = [];
+        const closed = new Promise<number>((r) => ws.addEventListener('close', (e) => r(e.code)));
+        await new Promise((r, j) => {
+          ws.addEventListener('open', r);
+          ws.addEventListener('error', j);
+        });
+        const two = new Promise<void>((r) =>
+          ws.addEventListener('message', (e) => {
+            messages.push(e.data);
+            if (messages.length === 2) r();
+          }),
+        );
+        const bin = new Uint8Array(100 * 1024);
+        for (let i = 0; i < bin.length; i++) bin[i] = (i * 13) & 255;
+        ws.send('hello over h2');
+        ws.send(bin);
+        await two;
+        const back = new Uint8Array(messages[1] as ArrayBuffer);
+        const same = back.length === bin.length && back.every((b, i) => b === bin[i]);
+        ws.close(1000);
+        return { text: messages[0], same, code: await closed };
+      }, `wss://127.0.0.1:${port}/ws/echo`);
+      expect(got).toEqual({ text: 'echo hello over h2', same: true, code: 1000 });
+
+      // The access log of the sub rule names the request: CONNECT (HTTP/2), not an HTTP/1.1 UPGRADE.
+      let texts: string[] = [];
+      for (let i = 0; i < 50 && !texts.some((t) => t.includes(' CONNECT ')); i++) {
+        const r = await api('GET', `/api/reverseproxy/rules/${ruleKey}/logs?site=${wsSiteKey}&pageSize=20`);
+        texts = (r.logs as Array<{ text: string }>).map((l) => l.text);
+        if (!texts.some((t) => t.includes(' CONNECT '))) await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(texts.some((t) => t.includes(` CONNECT https://127.0.0.1:${port}/ws/echo 200 `))).toBe(true);
+      expect(texts.some((t) => t.includes('UPGRADE'))).toBe(false);
     } finally {
       await context.close();
     }
