@@ -16,6 +16,8 @@ let wss: WebSocketServer;
 let wsPort: number;
 let port: number;
 let deadUrl: string;
+let ruleKey: string;
+let subKeys: Map<string, string>;
 const aborted: string[] = [];
 
 /** `total` bytes in 64 KiB chunks, made lazily so the test itself holds no big buffer. */
@@ -65,17 +67,20 @@ beforeAll(async () => {
   const deadPort = await freePort();
   deadUrl = `http://127.0.0.1:${deadPort}`;
   port = await freePort();
-  await rp.addRule({
+  const made = await rp.addRule({
     port,
     subRules: [
       { domains: ['rr.test'], targets: [a.url, sink.url.replace('127.0.0.1', 'localhost')] },
       { domains: ['fo.test'], targets: [deadUrl, a.url] },
+      { domains: ['hc.test'], targets: [deadUrl, a.url] },
       { domains: ['down.test'], targets: [deadUrl] },
       { domains: ['big.test'], targets: [sink.url] },
       { domains: ['ws.test'], targets: [`http://127.0.0.1:${wsPort}`] },
       { domains: ['nows.test'], targets: [`http://127.0.0.1:${wsPort}`], websocket: false },
     ],
   });
+  ruleKey = made.key;
+  subKeys = new Map(made.rule.subRules.map((x: { domains: string[]; key: string }) => [x.domains[0], x.key]));
 });
 afterAll(async () => {
   await rp.close();
@@ -101,6 +106,25 @@ describe('reverse proxy', () => {
     const down = await get(port, '/', 'down.test');
     expect(down.status).toBe(502);
     expect(down.body).toContain('502 Bad Gateway');
+  });
+
+  it('sends requests to the other back end first once one is unreachable, and logs it once', async () => {
+    const before = a.hits;
+    for (let i = 0; i < 10; i++) {
+      const r = await get(port, '/', 'hc.test');
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).name).toBe('a');
+    }
+    expect(a.hits - before).toBe(10);
+    // Round robin would try the dead one for every second request; it was tried once.
+    const r = await rp.call(
+      'GET',
+      `/api/reverseproxy/rules/${ruleKey}/logs?site=${subKeys.get('hc.test')}&pageSize=100`,
+    );
+    const texts: string[] = r.body.logs.map((l: { text: string }) => l.text);
+    expect(texts.filter((t) => t.includes('proxy error'))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes(`back end ${deadUrl} unreachable (ECONNREFUSED)`))).toHaveLength(1);
+    expect(texts.find((t) => t.includes('unreachable'))).toContain('the others go first for 10 s');
   });
 
   it('tunnels websockets (echo) and refuses them where switched off', async () => {

@@ -234,6 +234,7 @@ function proxyContext(state: RuleState, p: Prepared, extra: Record<string, strin
     host: p.host,
     responseHeaders: extra,
     onError: (text) => p.log?.error(text),
+    onInfo: (text) => p.log?.info(text),
   };
 }
 

@@ -8,6 +8,7 @@ import { peerIsTrusted } from './filters.js';
 import { bodyOf, type StreamRequest, type StreamResponse } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
+import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. */
 const HOP_BY_HOP = new Set([
@@ -51,38 +52,6 @@ function connectionListed(value: string | string[] | undefined): Set<string> | u
     listed.add(name);
   }
   return listed;
-}
-
-interface Target {
-  origin: string;
-  basePath: string;
-  hostPort: string;
-}
-
-const targets = new WeakMap<ReverseproxyService, { list: Target[]; next: number }>();
-
-function targetsOf(s: ReverseproxyService): { list: Target[]; next: number } {
-  let t = targets.get(s);
-  if (!t) {
-    t = {
-      list: s.targets.map((raw) => {
-        const u = new URL(raw);
-        return { origin: u.origin, basePath: u.pathname.replace(/\/$/, ''), hostPort: u.host };
-      }),
-      next: 0,
-    };
-    targets.set(s, t);
-  }
-  return t;
-}
-
-/** Round robin: each request starts at the next back end and fails over along the list. */
-function order(s: ReverseproxyService): Target[] {
-  const t = targetsOf(s);
-  if (t.list.length === 1) return t.list;
-  const start = t.next % Math.max(1, t.list.length);
-  t.next = (t.next + 1) % 1_000_000;
-  return [...t.list.slice(start), ...t.list.slice(0, start)];
 }
 
 /** One connection pool per back end (origin + TLS verification), kept across requests and reloads. */
@@ -129,6 +98,19 @@ export interface ProxyContext {
   /** Added to the answer (CORS, cache, custom headers). */
   responseHeaders: Record<string, string>;
   onError(text: string): void;
+  onInfo(text: string): void;
+}
+
+/** A failed attempt: an unreachable back end goes to the back of the line (targets.ts), and the log says so. */
+function attemptFailed(ctx: ProxyContext, target: Target, code: string | undefined): void {
+  const pause = noteFailure(target, code);
+  if (pause && ctx.service.targets.length > 1)
+    ctx.onError(`back end ${target.origin} unreachable (${code}): the others go first for ${pause / 1000} s`);
+}
+
+/** The back end answered: if it had been unreachable, it takes its turn again. */
+function backendAnswered(ctx: ProxyContext, target: Target): void {
+  if (noteAnswer(target) && ctx.service.targets.length > 1) ctx.onInfo(`back end ${target.origin} answers again`);
 }
 
 /**
@@ -300,10 +282,12 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
         attempt,
       );
     });
+    if (attempt?.answered) backendAnswered(ctx, target);
     if (!err || clientGone) return; // answered, or nobody is left to answer
     const e = err as NodeJS.ErrnoException;
     lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
     ctx.onError(`proxy error ${lastError}`);
+    if (!attempt?.answered) attemptFailed(ctx, target, e.code);
     // Fail over only while nothing was answered and nothing of the request body was read.
     const bodyUntouched = !hasBody || !(req as { readableDidRead?: boolean }).readableDidRead;
     if (attempt?.answered || res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(e.code))) break;
@@ -327,6 +311,7 @@ export async function proxyUpgrade(
       headers.connection = 'upgrade';
       headers.upgrade = String(req.headers.upgrade ?? 'websocket');
       const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + (req.url ?? '/'), headers);
+      backendAnswered(ctx, target);
       const lines = [
         'HTTP/1.1 101 Switching Protocols',
         'Connection: Upgrade',
@@ -351,6 +336,7 @@ export async function proxyUpgrade(
       const e = err as NodeJS.ErrnoException;
       lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
       ctx.onError(`websocket proxy error ${lastError}`);
+      attemptFailed(ctx, target, e.code);
       if (!CONNECT_ERRORS.has(String(e.code))) break;
     }
   }
@@ -381,6 +367,7 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       headers['sec-websocket-key'] = key;
       headers['sec-websocket-version'] ??= '13';
       const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + req.url, headers);
+      backendAnswered(ctx, target);
       const accept = up.raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === 'sec-websocket-accept');
       const expected = createHash('sha1')
         .update(key + WEBSOCKET_GUID)
@@ -425,6 +412,7 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       const e = err as NodeJS.ErrnoException;
       lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
       ctx.onError(`websocket proxy error ${lastError}`);
+      attemptFailed(ctx, target, e.code);
       if (!CONNECT_ERRORS.has(String(e.code))) break;
     }
   }
