@@ -278,6 +278,12 @@ const ruleShape = {
   h2c: z.boolean().default(false),
   /** Stored; reported as unsupported by the runtime. */
   http3: z.boolean().default(false),
+  /**
+   * Peers (addresses / CIDRs) whose connections start with a PROXY protocol header (v1 or v2,
+   * e.g. from frp, HAProxy or a load balancer): the client address it carries is the one the
+   * filters, logs and forwarded headers see. Others connect as usual. Empty = off.
+   */
+  proxyProtocolFrom: cidrList,
   defaultRule: reverseproxyDefaultRuleSchema.default(reverseproxyDefaultRuleSchema.parse({})),
 };
 

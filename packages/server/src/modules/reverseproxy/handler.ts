@@ -3,6 +3,7 @@ import type net from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ReverseproxyService } from '@lucky/shared';
 import { normalizeIp } from '../../core/http/clientIp.js';
+import { peerAddress } from '../../core/http/proxyProtocol.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { serveFiles } from './fileServer.js';
 import { basicAuthFails, cacheControl, clientIpOf, corsHeaders, ipAllowed, uaAllowed } from './filters.js';
@@ -61,7 +62,8 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
   const path = query < 0 ? url : url.slice(0, query);
   const site = state.table.match(hostname, path);
   const s = site.service;
-  const peer = normalizeIp(req.socket.remoteAddress);
+  // The client a PROXY protocol header named (listed proxies only), else the socket's peer.
+  const peer = normalizeIp(peerAddress(req.socket as net.Socket));
   const clientIP = clientIpOf(s, peer, req.headers);
   const port = String((req.socket as net.Socket).localPort ?? '');
   return {

@@ -5,6 +5,8 @@ import tls from 'node:tls';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import { splitByFirstByte } from '../../core/http/firstByte.js';
+import { readProxyHeader } from '../../core/http/proxyProtocol.js';
+import { createIpMatcher } from '../../core/net/lan.js';
 import {
   type BodilessRequest,
   type DirectHost,
@@ -31,7 +33,10 @@ export interface RuleHandlers {
   onUpgrade: UpgradeHandler;
 }
 
-export type ListenerOptions = Pick<ReverseproxyRule, 'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c'>;
+export type ListenerOptions = Pick<
+  ReverseproxyRule,
+  'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c' | 'proxyProtocolFrom'
+>;
 
 /** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
@@ -55,6 +60,8 @@ export class RuleListener {
   private readonly onStream: StreamHandler = (req, res) =>
     this.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse);
   private opts!: ListenerOptions;
+  /** Peers that must start with a PROXY protocol header (none: the list is empty). */
+  private sendsProxyHeader: (ip: string) => boolean = () => false;
   private readonly onRequest: RequestHandler;
   private readonly onUpgrade: UpgradeHandler;
   /** Plain HTTP/1.1 connections start here; node:http takes over what it does not serve. */
@@ -92,7 +99,9 @@ export class RuleListener {
 
   configure(opts: ListenerOptions): void {
     if (this.opts && sameOptions(this.opts, opts)) return;
-    this.opts = { ...opts };
+    this.opts = { ...opts, proxyProtocolFrom: [...opts.proxyProtocolFrom] };
+    const from = opts.proxyProtocolFrom.length ? createIpMatcher(opts.proxyProtocolFrom) : undefined;
+    this.sendsProxyHeader = from ? (ip) => from(ip) : () => false;
     const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
@@ -148,6 +157,24 @@ export class RuleListener {
   private dispatch(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
+    if (!this.sendsProxyHeader(socket.remoteAddress ?? '')) {
+      this.route(socket);
+      return;
+    }
+    // A listed proxy: its connection starts with a PROXY header naming the client (required).
+    socket.on('error', () => socket.destroy());
+    readProxyHeader(socket, FIRST_BYTE_TIMEOUT_MS, (err) => {
+      if (err) {
+        socket.destroy();
+        return;
+      }
+      this.route(socket);
+      socket.resume();
+    });
+  }
+
+  /** HTTP or TLS by the first byte, then h2c, the direct HTTP/1.1 path, or TLS (h2 / HTTP/1.1 by ALPN). */
+  private route(socket: net.Socket): void {
     const { plain, secure, onStream, opts } = this;
     splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls, first) => {
       if (isTls && opts.listenTypes !== 'http') {
@@ -201,6 +228,10 @@ export class RuleListener {
 
 function sameOptions(a: ListenerOptions, b: ListenerOptions): boolean {
   return (
-    a.listenTypes === b.listenTypes && a.minTlsVersion === b.minTlsVersion && a.http2 === b.http2 && a.h2c === b.h2c
+    a.listenTypes === b.listenTypes &&
+    a.minTlsVersion === b.minTlsVersion &&
+    a.http2 === b.http2 &&
+    a.h2c === b.h2c &&
+    a.proxyProtocolFrom.join(',') === b.proxyProtocolFrom.join(',')
   );
 }

@@ -7,4 +7,5 @@ export const listenOptions = (r: ReverseproxyRule): ListenerOptions => ({
   minTlsVersion: r.minTlsVersion,
   http2: r.http2,
   h2c: r.h2c,
+  proxyProtocolFrom: r.proxyProtocolFrom,
 });

@@ -80,6 +80,27 @@ describe('rule dialog', () => {
     });
   });
 
+  it('takes the PROXY protocol senders as a list of addresses, and names one that is not', async () => {
+    const saved = ruleView({ key: 'NEW' });
+    net.route('api/reverseproxy/rules', { body: { ret: 0, key: 'NEW', rule: saved } });
+    const { onSaved } = open();
+    const field = await screen.findByTestId('rp-proxy-protocol-from');
+    const input = within(field).getByRole('combobox');
+    await userEvent.type(input, '10.0.0.2 nope,');
+    await userEvent.tab();
+    expect(await within(itemOf(field)).findByText('不是有效的 IP 或 CIDR：nope')).toBeTruthy();
+    await save();
+    expect(sent('POST')).toHaveLength(0);
+    // Remove the bad entry (its tag's close button), add a network, save.
+    const bad = within(field).getByText('nope').closest('.tag-list-entry') as HTMLElement;
+    await userEvent.click(bad.querySelector('.ant-tag-close-icon') as HTMLElement);
+    await userEvent.type(input, '192.168.1.0/24 ');
+    await waitFor(() => expect(within(itemOf(field)).queryByText(/不是有效的 IP 或 CIDR/)).toBeNull());
+    await save();
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
+    expect(bodyOf(sent('POST')[0])).toMatchObject({ proxyProtocolFrom: ['10.0.0.2', '192.168.1.0/24'] });
+  });
+
   it("puts the server's refusal on the field it names and stays open", async () => {
     net.route('api/reverseproxy/rules', {
       status: 409,

@@ -1,10 +1,12 @@
 // The listener part of the rule form: name, switch, protocols, address and
-// port, HTTP/2 without TLS (h2c) for the plain side, and the HTTPS options
-// (minimum TLS version, HTTP/2, HTTP/3).
-import { LISTEN_TYPES, REVERSEPROXY_LIMITS, TLS_MIN_VERSIONS } from '@lucky/shared';
+// port, the peers that send a PROXY protocol header, HTTP/2 without TLS (h2c)
+// for the plain side, and the HTTPS options (minimum TLS version, HTTP/2, HTTP/3).
+import { isCidrOrIp, LISTEN_TYPES, REVERSEPROXY_LIMITS, TLS_MIN_VERSIONS } from '@lucky/shared';
 import { Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { TagListInput } from '../../components/TagListInput';
 import { checkAddress } from './ruleForm';
+import { checkCidrList } from './serviceForm';
 import { issueRule, rangeRule } from './validators';
 
 const unbracket = (s: string) => s.replace(/^\[(.*)\]$/, '$1');
@@ -71,6 +73,18 @@ export function RuleListenerFields() {
         extra={t('reverseproxy.firewallAutoAllowHelp')}
       >
         <Switch />
+      </Form.Item>
+      <Form.Item
+        name="proxyProtocolFrom"
+        label={t('reverseproxy.proxyProtocolFrom')}
+        extra={t('reverseproxy.proxyProtocolFromHelp')}
+        rules={[issueRule(t, (v) => checkCidrList(v as string[]))]}
+      >
+        <TagListInput
+          placeholder={t('reverseproxy.proxyProtocolFromPlaceholder')}
+          isValid={isCidrOrIp}
+          data-testid="rp-proxy-protocol-from"
+        />
       </Form.Item>
       <Form.Item name="minTlsVersion" label={t('reverseproxy.minTlsVersion')} hidden={!tls}>
         <Select style={{ width: 160 }} options={TLS_MIN_VERSIONS.map((v) => ({ value: v, label: v }))} />

@@ -31,6 +31,7 @@ export function ruleView(over: Partial<RuleView> = {}): RuleView {
     http2: true,
     h2c: false,
     http3: false,
+    proxyProtocolFrom: [],
     defaultRule: service(),
     subRules: [subRule()],
     status: { state: 'running', warnings: [], port: 8080 },
