@@ -161,6 +161,30 @@ describe('web service helper processes', () => {
     expect(missing).toEqual([]);
   });
 
+  it('count the helper’s requests and bytes in the rule’s live figures', async () => {
+    const traffic = async () => {
+      const list = (await rp.call('GET', '/api/reverseproxy/rules')).body.list;
+      return list.find((x: { key: string }) => x.key === ruleKey).status.traffic as Record<string, number>;
+    };
+    // Figures are taken once a second: wait until the earlier tests' requests are all in.
+    let before = await traffic();
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 1100));
+      const again = await traffic();
+      if (again.requests === before.requests) break;
+      before = again;
+    }
+    // New connections go to this process and the helper in turns: the helper takes most of them.
+    for (let i = 0; i < 12; i++) expect((await get(port, `/counted-${i}`, 'p.test')).status).toBe(200);
+    let now = await traffic();
+    for (let i = 0; i < 50 && now.requests < before.requests + 12; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      now = await traffic();
+    }
+    expect(now.requests - before.requests).toBe(12);
+    expect(now.bytesOut - before.bytesOut).toBeGreaterThan(12 * 100);
+  });
+
   it('terminate TLS with the stored certificates and pick up one added later', async () => {
     const handshake = (servername: string) =>
       new Promise<Held & { san: string }>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import type net from 'node:net';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -125,6 +125,49 @@ describe('reverse proxy', () => {
     expect(texts.filter((t) => t.includes('proxy error'))).toHaveLength(1);
     expect(texts.filter((t) => t.includes(`back end ${deadUrl} unreachable (ECONNREFUSED)`))).toHaveLength(1);
     expect(texts.find((t) => t.includes('unreachable'))).toContain('the others go first for 10 s');
+  });
+
+  it("shows the rule's live figures: connections open now, requests and bytes both ways", async () => {
+    /** The rule's status.traffic once `ok` holds for it (figures are taken once a second). */
+    const trafficWhen = async (ok: (t: Record<string, number>) => boolean) => {
+      for (let i = 0; i < 50; i++) {
+        const list = (await rp.call('GET', '/api/reverseproxy/rules')).body.list;
+        const t = list.find((x: { key: string }) => x.key === ruleKey).status.traffic;
+        if (t && ok(t)) return t;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the figures did not get there');
+    };
+    const before = await trafficWhen(() => true);
+    for (let i = 0; i < 3; i++) {
+      const r = await get(port, `/download?size=${MiB}`, 'big.test');
+      expect(r.body.length).toBe(MiB);
+    }
+    const up = Buffer.alloc(200_000, 1);
+    const posted = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, path: '/up', method: 'POST', headers: { host: 'big.test' }, agent: false },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(up);
+    });
+    expect(posted).toBe(200);
+    const after = await trafficWhen(
+      (t) => t.requests >= before.requests + 4 && t.bytesOut >= before.bytesOut + 3 * MiB,
+    );
+    expect(after.bytesIn - before.bytesIn).toBeGreaterThanOrEqual(up.length);
+    expect(after.bytesOut - before.bytesOut).toBeLessThan(3 * MiB + 64 * 1024); // answers plus their heads
+    // A kept-open connection counts while it is open.
+    const open = await new Promise<net.Socket>((resolve) => {
+      const c = net.connect(port, '127.0.0.1', () => resolve(c));
+    });
+    const withOpen = await trafficWhen((t) => t.connections >= 1);
+    open.destroy();
+    await trafficWhen((t) => t.connections === withOpen.connections - 1);
   });
 
   it('tunnels websockets (echo) and refuses them where switched off', async () => {

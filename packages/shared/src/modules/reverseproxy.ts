@@ -328,6 +328,24 @@ export interface ReverseproxyRuleStatus {
   /** Notes such as "HTTP/3 is not supported by this runtime". */
   warnings: string[];
   port?: number;
+  /** Live figures while the rule listens. */
+  traffic?: ReverseproxyTraffic;
+}
+
+/**
+ * What a listening rule has carried since it started listening (helper processes included):
+ * client connections open now, requests (an HTTP/2 stream or a WebSocket counts as one), bytes
+ * received from and sent to clients as they cross the wire (TLS included), and the rates of the
+ * last second.
+ */
+export interface ReverseproxyTraffic {
+  connections: number;
+  requests: number;
+  bytesIn: number;
+  bytesOut: number;
+  requestRate: number;
+  rateIn: number;
+  rateOut: number;
 }
 
 export interface ReverseproxyLogEntry {

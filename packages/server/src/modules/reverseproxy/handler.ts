@@ -117,7 +117,10 @@ function answerHeaders(s: ReverseproxyService, origin: string | undefined): Reco
 }
 
 export function createHandlers(getState: () => RuleState) {
+  /** Requests handled (HTTP/2 streams and upgrades included), for the rule's live figures. */
+  let requests = 0;
   const onRequest = (req: AnyRequest, res: AnyResponse): void => {
+    requests++;
     const p = prepare(getState(), req);
     const started = Date.now();
     res.on('close', () => {
@@ -205,6 +208,7 @@ export function createHandlers(getState: () => RuleState) {
   };
 
   const onUpgrade = (req: http.IncomingMessage, socket: net.Socket, head: Buffer): void => {
+    requests++;
     const state = getState();
     const p = prepare(state, req);
     socket.on('error', () => socket.destroy());
@@ -223,7 +227,7 @@ export function createHandlers(getState: () => RuleState) {
     proxyUpgrade(req, socket, head, proxyContext(state, p, {})).catch(() => socket.destroy());
   };
 
-  return { onRequest, onUpgrade };
+  return { onRequest, onUpgrade, requestCount: () => requests };
 }
 
 function proxyContext(state: RuleState, p: Prepared, extra: Record<string, string>): ProxyContext {

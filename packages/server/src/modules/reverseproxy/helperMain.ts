@@ -10,7 +10,7 @@ import type { LoadedCert } from '../../core/certs/store.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { createHandlers, type RuleState } from './handler.js';
-import type { FromHelper, RelayedLine, ToHelper } from './helperProtocol.js';
+import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
 import { RuleListener } from './listener.js';
 import { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
@@ -90,6 +90,7 @@ class CertCopy implements CertSource {
 interface Served {
   state: RuleState;
   listener: RuleListener;
+  requests: () => number;
 }
 
 const certCopy = new CertCopy();
@@ -106,11 +107,9 @@ function setRule(rule: ReverseproxyRule): void {
     return;
   }
   const next = { state } as Served;
-  next.listener = new RuleListener(
-    createHandlers(() => next.state),
-    resolver,
-    listenOptions(rule),
-  );
+  const handlers = createHandlers(() => next.state);
+  next.requests = handlers.requestCount;
+  next.listener = new RuleListener(handlers, resolver, listenOptions(rule));
   rules.set(rule.key, next);
 }
 
@@ -121,14 +120,22 @@ function connections(): number {
 }
 
 let lastConnections = -1;
+let lastTraffic = '';
 const reporter = setInterval(() => {
   const n = connections();
-  if (!pending.length && !dropped && n === lastConnections) return;
+  const traffic: Record<string, HelperTraffic> = {};
+  for (const [key, r] of rules) {
+    const t = r.listener.traffic();
+    traffic[key] = [t.bytesIn, t.bytesOut, r.requests(), t.connections];
+  }
+  const trafficText = JSON.stringify(traffic);
+  if (!pending.length && !dropped && n === lastConnections && trafficText === lastTraffic) return;
   if (dropped) pending.push(['', '', 3, `helper ${process.pid}: ${dropped} log lines dropped (too many)`, Date.now()]);
-  send({ t: 'report', lines: pending, connections: n });
+  send({ t: 'report', lines: pending, connections: n, traffic });
   pending = [];
   dropped = 0;
   lastConnections = n;
+  lastTraffic = trafficText;
 }, REPORT_EVERY_MS);
 
 async function exit(): Promise<void> {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import type { Logger } from '../../core/logs/logger.js';
-import type { FromHelper, RelayedLine, ToHelper } from './helperProtocol.js';
+import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
 
 export interface HelperPoolOptions {
   /** Helper processes at most (0: every connection is served in the server process). */
@@ -105,6 +105,8 @@ interface Helper {
   connections: number;
   /** Since when it has had no connections (0: it has some). */
   idleSince: number;
+  /** Its figures per rule key, as last reported. */
+  traffic: Record<string, HelperTraffic>;
 }
 
 /**
@@ -120,6 +122,8 @@ interface Helper {
 export class HelperPool {
   private readonly helpers: Helper[] = [];
   private readonly rules = new Map<string, ReverseproxyRule>();
+  /** Figures of helpers that have exited, per rule key (connections: 0). */
+  private readonly retired = new Map<string, HelperTraffic>();
   private turn = 0;
   private timer: NodeJS.Timeout | undefined;
   private load: (() => Load) | undefined;
@@ -141,8 +145,22 @@ export class HelperPool {
     else this.watchLoad();
   }
 
+  /**
+   * Rule `key`'s figures in the helpers: bytes in, bytes out, requests (helpers gone included),
+   * connections open now.
+   */
+  traffic(key: string): HelperTraffic {
+    const sum: HelperTraffic = [...(this.retired.get(key) ?? [0, 0, 0, 0])];
+    for (const h of this.helpers) {
+      const t = h.traffic[key];
+      if (t) for (let i = 0; i < 4; i++) sum[i] += t[i];
+    }
+    return sum;
+  }
+
   /** The rule stopped listening: helpers close its connections. */
   dropRule(key: string): void {
+    this.retired.delete(key);
     if (!this.rules.delete(key)) return;
     this.broadcast({ t: 'drop', key });
     if (this.rules.size) return;
@@ -208,7 +226,15 @@ export class HelperPool {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'json',
     });
-    const h: Helper = { child, ready: false, leaving: false, startedAt: Date.now(), connections: 0, idleSince: 0 };
+    const h: Helper = {
+      child,
+      ready: false,
+      leaving: false,
+      startedAt: Date.now(),
+      connections: 0,
+      idleSince: 0,
+      traffic: {},
+    };
     this.helpers.push(h);
     child.send(this.certMessage());
     for (const rule of this.rules.values()) child.send({ t: 'rule', rule } satisfies ToHelper);
@@ -219,6 +245,7 @@ export class HelperPool {
       } else if (m.t === 'report') {
         for (const line of m.lines) this.opts.onLine(line);
         h.connections = m.connections;
+        h.traffic = m.traffic ?? {};
         if (m.connections > 0) h.idleSince = 0;
         else if (!h.idleSince) h.idleSince = Date.now();
       }
@@ -227,6 +254,12 @@ export class HelperPool {
     child.on('exit', (code, signal) => {
       const i = this.helpers.indexOf(h);
       if (i >= 0) this.helpers.splice(i, 1);
+      // What it carried stays in the rules' totals.
+      for (const [key, t] of Object.entries(h.traffic)) {
+        if (!this.rules.has(key)) continue;
+        const r = this.retired.get(key) ?? [0, 0, 0, 0];
+        this.retired.set(key, [r[0] + t[0], r[1] + t[1], r[2] + t[2], 0]);
+      }
       if (h.leaving) return;
       this.opts.log.warn(
         `web service helper process ${child.pid} ended (${signal ?? `code ${code}`}); its connections were closed`,

@@ -19,7 +19,10 @@ export type ToHelper =
 /** One log line: rule key, site key (sub rule or `default`), level, text, time (ms). */
 export type RelayedLine = [string, string, RuleLogLevel, string, number];
 
+/** A rule's figures in one helper since it got the rule: bytes in, bytes out, requests, open connections. */
+export type HelperTraffic = [number, number, number, number];
+
 export type FromHelper =
   | { t: 'ready' }
-  /** Log lines since the last report, and the connections the helper has open now. */
-  | { t: 'report'; lines: RelayedLine[]; connections: number };
+  /** Log lines since the last report, the connections the helper has open now, and its figures per rule key. */
+  | { t: 'report'; lines: RelayedLine[]; connections: number; traffic: Record<string, HelperTraffic> };

@@ -54,6 +54,9 @@ const CLOSE_WAIT_MS = 3000;
 export class RuleListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** Bytes of the connections that have closed (the open ones are summed when asked). */
+  private closedIn = 0;
+  private closedOut = 0;
   private plain!: http.Server;
   private secure!: tls.Server;
   /** HTTP/2 streams to the handlers (h2/session.ts), over TLS by ALPN or as h2c. */
@@ -156,7 +159,11 @@ export class RuleListener {
 
   private dispatch(socket: net.Socket): void {
     this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.closedIn += socket.bytesRead;
+      this.closedOut += socket.bytesWritten;
+    });
     if (!this.sendsProxyHeader(socket.remoteAddress ?? '')) {
       this.route(socket);
       return;
@@ -206,6 +213,17 @@ export class RuleListener {
 
   get connectionCount(): number {
     return this.sockets.size;
+  }
+
+  /** Connections open here now, and the bytes clients sent and got since this listener started (as on the wire). */
+  traffic(): { connections: number; bytesIn: number; bytesOut: number } {
+    let bytesIn = this.closedIn;
+    let bytesOut = this.closedOut;
+    for (const s of this.sockets) {
+      bytesIn += s.bytesRead;
+      bytesOut += s.bytesWritten;
+    }
+    return { connections: this.sockets.size, bytesIn, bytesOut };
   }
 
   /**

@@ -13,6 +13,7 @@ import type { RuleListener } from './listener.js';
 import type { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
 import { listenOptions } from './ruleOptions.js';
+import { TrafficMeter } from './trafficMeter.js';
 
 /** The serving half (listeners, proxy, file server), loaded on first use: see dataPlane.ts. */
 type DataPlane = typeof import('./dataPlane.js');
@@ -29,7 +30,12 @@ interface Slot {
   /** Port opened in the host firewall for this rule (firewall auto-allow). */
   firewallPort?: number;
   status: ReverseproxyRuleStatus;
+  /** Live figures of the current listener (a new one, on a new address or port, starts at 0). */
+  meter?: TrafficMeter;
 }
+
+/** How often the live figures (status.traffic) are taken. */
+const SAMPLE_MS = 1000;
 
 /**
  * One listener per enabled rule. A reload swaps each rule's route table and
@@ -39,8 +45,24 @@ interface Slot {
 export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   private slots = new Map<string, Slot>();
   private plane?: Plane;
+  private sampler?: NodeJS.Timeout;
 
   constructor(private readonly ctx: ModuleContext) {}
+
+  /** Take every listening rule's figures: its own connections and those of the helper processes. */
+  private sample(): void {
+    for (const [key, slot] of this.slots) {
+      if (!slot.listener || !slot.meter || !slot.handlers) continue;
+      const here = slot.listener.traffic();
+      const helpers = this.plane?.helpers.traffic(key) ?? [0, 0, 0, 0];
+      slot.meter.sample({
+        connections: here.connections + helpers[3],
+        requests: slot.handlers.requestCount() + helpers[2],
+        bytesIn: here.bytesIn + helpers[0],
+        bytesOut: here.bytesOut + helpers[1],
+      });
+    }
+  }
 
   async start(config: ReverseproxyConfig): Promise<void> {
     await this.apply(config);
@@ -51,6 +73,8 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   }
 
   async stop(): Promise<void> {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = undefined;
     await Promise.all([...this.slots].map(([key, slot]) => this.closeListener(key, slot)));
     for (const [key, slot] of this.slots) if (slot.firewallPort) await this.firewall(key, slot, undefined);
     this.slots.clear();
@@ -101,7 +125,9 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   }
 
   ruleStatus(key: string): ReverseproxyRuleStatus {
-    return this.slots.get(key)?.status ?? { state: 'stopped', warnings: [] };
+    const slot = this.slots.get(key);
+    if (!slot) return { state: 'stopped', warnings: [] };
+    return slot.listener && slot.meter ? { ...slot.status, traffic: slot.meter.figures } : slot.status;
   }
 
   log(ruleKey: string, siteKey: string): RuleLog | undefined {
@@ -176,6 +202,9 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       const port = await listenOn(listener, rule.address, rule.port);
       slot.listener = listener;
       slot.bound = bindKey(rule);
+      slot.meter = new TrafficMeter();
+      this.sampler ??= this.ctx.setInterval(() => this.sample(), SAMPLE_MS);
+      this.sampler.unref?.();
       plane.helpers.setRule(rule);
       await this.firewall(rule.key, slot, rule.firewallAutoAllow ? port : undefined, warnings);
       slot.status = { state: 'running', warnings, port };

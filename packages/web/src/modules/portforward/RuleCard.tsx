@@ -2,9 +2,10 @@
 // and forwards to, its live figures, its ports and its newest log lines.
 import { DeleteOutlined, EditOutlined, FileTextOutlined } from '@ant-design/icons';
 import { FORWARD_TYPES, type PortforwardRuleView } from '@lucky/shared';
-import { Alert, Button, Card, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Figure, Figures } from '../../components/Figure';
 import { bracket, rate, size } from './format';
 import { ProxyTable } from './ProxyTable';
 import { RecentLogs } from './RecentLogs';
@@ -92,7 +93,7 @@ export function RuleCard({ rule, onToggle, onEdit, onDelete, onLogs }: RuleCardP
         {rule.accessMode !== 'off' && <Tag color="gold">{t(`portforward.access_${rule.accessMode}`)}</Tag>}
       </div>
 
-      <div className="pf-figures" data-testid={`pf-rule-figures-${rule.key}`}>
+      <Figures testId={`pf-rule-figures-${rule.key}`}>
         {hasTcp(rule.forwardTypes) && (
           <Figure label={t('portforward.connections')} value={`${rule.connections} / ${rule.maxTcpConnections}`} />
         )}
@@ -117,7 +118,7 @@ export function RuleCard({ rule, onToggle, onEdit, onDelete, onLogs }: RuleCardP
             value={`↑ ${rule.speedLimitIn ? rate(rule.speedLimitIn) : '∞'}  ↓ ${rule.speedLimitOut ? rate(rule.speedLimitOut) : '∞'}`}
           />
         )}
-      </div>
+      </Figures>
 
       {rule.error && (
         <Alert
@@ -132,18 +133,5 @@ export function RuleCard({ rule, onToggle, onEdit, onDelete, onLogs }: RuleCardP
       <ProxyTable proxies={rule.proxies} />
       <RecentLogs logs={rule.lastLogs} onOpenAll={onLogs} />
     </Card>
-  );
-}
-
-function Figure({ label, value, sub, hint }: { label: string; value: string; sub?: string; hint?: string }) {
-  const head = <span className="pf-figure-label">{label}</span>;
-  return (
-    <div className="pf-figure-item">
-      {hint ? <Tooltip title={hint}>{head}</Tooltip> : head}
-      <span className="pf-figure-value">
-        {value}
-        {sub && <span className="pf-figure-sub">{sub}</span>}
-      </span>
-    </div>
   );
 }

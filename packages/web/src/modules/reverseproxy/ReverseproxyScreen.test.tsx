@@ -1,4 +1,4 @@
-import { REVERSEPROXY_WARNINGS } from '@lucky/shared';
+import { formatSize, REVERSEPROXY_WARNINGS } from '@lucky/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -99,6 +99,43 @@ describe('web service screen', () => {
     expect(within(bad).getByTestId('rp-rule-state-RULE000000000002').textContent).toBe('错误');
     expect(within(bad).getByTestId('rp-rule-error-RULE000000000002').textContent).toContain('EADDRINUSE');
     expect(within(bad).getByTestId('rp-sub-empty-RULE000000000002')).toBeTruthy();
+  });
+
+  it("shows a listening rule's live figures: connections, requests and bytes with their rates", async () => {
+    const traffic = {
+      connections: 3,
+      requests: 1234,
+      requestRate: 12,
+      bytesIn: 2048,
+      rateIn: 100,
+      bytesOut: 5_000_000,
+      rateOut: 250_000,
+    };
+    net.route('api/reverseproxy/rules', {
+      body: listReply([ruleView({ status: { state: 'running', warnings: [], port: 8080, traffic } })]),
+    });
+    renderWithProviders(<ReverseproxyScreen />);
+    const figures = await screen.findByTestId('rp-rule-figures-RULE000000000001');
+    const text = figures.textContent ?? '';
+    for (const part of [
+      '连接数3',
+      '请求数1234',
+      '12/秒',
+      `接收${formatSize(2048)}`,
+      `${formatSize(100)}/秒`,
+      `发送${formatSize(5_000_000)}`,
+      `${formatSize(250_000)}/秒`,
+    ])
+      expect(text).toContain(part);
+  });
+
+  it('shows no figures for a rule that is not listening', async () => {
+    net.route('api/reverseproxy/rules', {
+      body: listReply([ruleView({ enable: false, status: { state: 'disabled', warnings: [] } })]),
+    });
+    renderWithProviders(<ReverseproxyScreen />);
+    expect(await screen.findByTestId('rp-rule-RULE000000000001')).toBeTruthy();
+    expect(screen.queryByTestId('rp-rule-figures-RULE000000000001')).toBeNull();
   });
 
   it('switches a rule and a sub rule through the API and shows the answer', async () => {

@@ -1,9 +1,11 @@
 // One rule (listener) in the list: switch, name, state, where it listens, the
-// runtime's reason or warnings, its default rule, its sub rules and its newest
-// log lines.
+// runtime's reason or warnings, its live figures, its default rule, its sub
+// rules and its newest log lines.
 import { DeleteOutlined, EditOutlined, FileTextOutlined, PlusOutlined } from '@ant-design/icons';
+import { formatSize, type ReverseproxyTraffic } from '@lucky/shared';
 import { Alert, Button, Card, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Figure, Figures } from '../../components/Figure';
 import { AsyncSwitch } from './AsyncSwitch';
 import { listenText, serviceTarget, warningText } from './format';
 import { RecentLogs, type Site } from './RecentLogs';
@@ -119,6 +121,8 @@ export function RuleCard(props: RuleCardProps) {
         />
       )}
 
+      {status.traffic && <TrafficFigures traffic={status.traffic} testId={`rp-rule-figures-${rule.key}`} />}
+
       <div className="rp-default" data-testid={`rp-rule-default-${rule.key}`}>
         <span className="rp-section-label">{t('reverseproxy.defaultRule')}</span>
         <ServiceTypeTag type={def.serviceType} />
@@ -152,5 +156,34 @@ export function RuleCard(props: RuleCardProps) {
         testId={`rp-rule-recent-${rule.key}`}
       />
     </Card>
+  );
+}
+
+/** What the listener carries now: connections, requests and bytes (totals since it started, per second beside). */
+function TrafficFigures({ traffic, testId }: { traffic: ReverseproxyTraffic; testId: string }) {
+  const { t } = useTranslation();
+  const perSecond = (text: string) => t('reverseproxy.perSecond', { value: text });
+  return (
+    <Figures testId={testId}>
+      <Figure label={t('reverseproxy.connections')} value={String(traffic.connections)} />
+      <Figure
+        label={t('reverseproxy.requests')}
+        hint={t('reverseproxy.requestsHelp')}
+        value={String(traffic.requests)}
+        sub={perSecond(String(traffic.requestRate))}
+      />
+      <Figure
+        label={t('reverseproxy.bytesIn')}
+        hint={t('reverseproxy.bytesInHelp')}
+        value={formatSize(traffic.bytesIn)}
+        sub={perSecond(formatSize(traffic.rateIn))}
+      />
+      <Figure
+        label={t('reverseproxy.bytesOut')}
+        hint={t('reverseproxy.bytesOutHelp')}
+        value={formatSize(traffic.bytesOut)}
+        sub={perSecond(formatSize(traffic.rateOut))}
+      />
+    </Figures>
   );
 }
