@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
+import { b64, makeCert, type TestCert } from './certs-helpers.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 export { freePort } from './portforward-helpers.js';
@@ -19,6 +20,8 @@ export interface Rp {
   s: TestServer;
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
   addRule(rule: Record<string, unknown>): Promise<{ key: string; rule: Json }>;
+  /** A new certificate for `names`, stored through the API (SNI picks it). */
+  addCert(names: string[]): Promise<TestCert>;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,12 @@ export async function startRp(): Promise<Rp> {
       expect(res.body.ret, JSON.stringify(res.body)).toBe(0);
       expect(res.body.rule.status.state, JSON.stringify(res.body.rule.status)).toBe('running');
       return { key: res.body.key, rule: res.body.rule };
+    },
+    async addCert(names) {
+      const c = await makeCert(names);
+      const res = await call('POST', '/api/ssl', { CertBase64: b64(c.cert), KeyBase64: b64(c.key) });
+      expect(res.body.ret, JSON.stringify(res.body)).toBe(0);
+      return c;
     },
     close: () => s.close(),
   };

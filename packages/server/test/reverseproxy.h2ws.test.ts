@@ -11,7 +11,6 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { b64, makeCert } from './certs-helpers.js';
 import { freePort, type Rp, startRp } from './reverseproxy-helpers.js';
 
 let rp: Rp;
@@ -168,10 +167,7 @@ beforeAll(async () => {
   await once(badAccept, 'listening');
   deadPort = await freePort();
   const wsUrl = `http://127.0.0.1:${(wss.address() as net.AddressInfo).port}`;
-  const cert = await makeCert(['ws.test']);
-  expect((await rp.call('POST', '/api/ssl', { CertBase64: b64(cert.cert), KeyBase64: b64(cert.key) })).body.ret).toBe(
-    0,
-  );
+  await rp.addCert(['ws.test']);
   port = await freePort();
   const made = await rp.addRule({
     port,

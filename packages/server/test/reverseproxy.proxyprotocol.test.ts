@@ -10,7 +10,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { b64, makeCert } from './certs-helpers.js';
 import { curl, freePort, type Rp, startRp } from './reverseproxy-helpers.js';
 
 let rp: Rp;
@@ -42,10 +41,7 @@ const who = (body: string) => body.trim();
 
 beforeAll(async () => {
   rp = await startRp();
-  const cert = await makeCert(['pp.test']);
-  expect((await rp.call('POST', '/api/ssl', { CertBase64: b64(cert.cert), KeyBase64: b64(cert.key) })).body.ret).toBe(
-    0,
-  );
+  await rp.addCert(['pp.test']);
   port = await freePort();
   const made = await rp.addRule({
     port,

@@ -101,11 +101,23 @@ export interface ProxyContext {
   onInfo(text: string): void;
 }
 
-/** A failed attempt: an unreachable back end goes to the back of the line (targets.ts), and the log says so. */
-function attemptFailed(ctx: ProxyContext, target: Target, code: string | undefined): void {
-  const pause = noteFailure(target, code);
+/**
+ * A failed attempt on `target`, logged as `what`. A back end that did not answer and cannot be
+ * reached goes to the back of the line (targets.ts), and the log says so. Returns the error code.
+ */
+function attemptFailed(
+  ctx: ProxyContext,
+  target: Target,
+  err: Error,
+  what: string,
+  answered = false,
+): string | undefined {
+  const { code, message } = err as NodeJS.ErrnoException;
+  ctx.onError(`${what} ${`${target.origin}: ${code ?? ''} ${message}`.trim()}`);
+  const pause = answered ? 0 : noteFailure(target, code);
   if (pause && ctx.service.targets.length > 1)
     ctx.onError(`back end ${target.origin} unreachable (${code}): the others go first for ${pause / 1000} s`);
+  return code;
 }
 
 /** The back end answered: if it had been unreachable, it takes its turn again. */
@@ -263,7 +275,6 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     clientGone = true;
     attempt?.abort?.(new Error('the client went away'));
   });
-  let lastError = 'no back end';
   for (const target of order(s)) {
     if (clientGone) return;
     const pool = ctx.backends.poolOf(target, s);
@@ -284,13 +295,10 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     });
     if (attempt?.answered) backendAnswered(ctx, target);
     if (!err || clientGone) return; // answered, or nobody is left to answer
-    const e = err as NodeJS.ErrnoException;
-    lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
-    ctx.onError(`proxy error ${lastError}`);
-    if (!attempt?.answered) attemptFailed(ctx, target, e.code);
+    const code = attemptFailed(ctx, target, err, 'proxy error', attempt?.answered);
     // Fail over only while nothing was answered and nothing of the request body was read.
     const bodyUntouched = !hasBody || !(req as { readableDidRead?: boolean }).readableDidRead;
-    if (attempt?.answered || res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(e.code))) break;
+    if (attempt?.answered || res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(code))) break;
   }
   if (res.headersSent) res.destroy();
   else sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders, req.method === 'HEAD');
@@ -304,7 +312,6 @@ export async function proxyUpgrade(
   ctx: ProxyContext,
 ): Promise<void> {
   const s = ctx.service;
-  let lastError = 'no back end';
   for (const target of order(s)) {
     try {
       const headers = upstreamHeaders(req, ctx, target);
@@ -333,11 +340,7 @@ export async function proxyUpgrade(
       socket.pipe(up.socket);
       return;
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
-      ctx.onError(`websocket proxy error ${lastError}`);
-      attemptFailed(ctx, target, e.code);
-      if (!CONNECT_ERRORS.has(String(e.code))) break;
+      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
     }
   }
   socket.end(
@@ -356,7 +359,6 @@ const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
  */
 export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: ProxyContext): Promise<void> {
   const s = ctx.service;
-  let lastError = 'no back end';
   for (const target of order(s)) {
     if (res.closed) return; // the client gave up while we were connecting
     try {
@@ -409,11 +411,7 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       upstream.resume();
       return;
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      lastError = `${target.origin}: ${e.code ?? ''} ${e.message}`.trim();
-      ctx.onError(`websocket proxy error ${lastError}`);
-      attemptFailed(ctx, target, e.code);
-      if (!CONNECT_ERRORS.has(String(e.code))) break;
+      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
     }
   }
   if (!res.closed) sendPage(res as unknown as AnyResponse, 502, 'The back end did not answer.', ctx.responseHeaders);
