@@ -103,8 +103,7 @@ export class RuleListener {
   configure(opts: ListenerOptions): void {
     if (this.opts && sameOptions(this.opts, opts)) return;
     this.opts = { ...opts, proxyProtocolFrom: [...opts.proxyProtocolFrom] };
-    const from = opts.proxyProtocolFrom.length ? createIpMatcher(opts.proxyProtocolFrom) : undefined;
-    this.sendsProxyHeader = from ? (ip) => from(ip) : () => false;
+    this.sendsProxyHeader = createIpMatcher(opts.proxyProtocolFrom);
     const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
