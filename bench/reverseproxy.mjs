@@ -9,6 +9,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { selfSignedCert } from '../scripts/self-signed-cert.mjs';
 import {
   BACKEND_SOURCE,
   ensureBenchDeps,
@@ -146,31 +147,7 @@ export async function benchReverseproxy() {
     const chunk = Buffer.alloc(1024 * 1024, 'g');
     for (let i = 0; i < 100; i++) writeSync(fd, chunk);
     closeSync(fd);
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { cert, key } = selfSignedCert(dir, { cn: '127.0.0.1', san: 'IP:127.0.0.1,DNS:localhost' });
 
     const backendPort = await freePort();
     const [luckyPort, nginxHttp, nginxTls, caddyHttp, caddyTls] = [

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -112,34 +112,5 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
-/** A self-signed EC (P-256) certificate (or CA, without `san`) and its key, written as PEM files under `dir`. */
-export function selfSignedCert(
-  dir: string,
-  opts: { cn: string; san?: string; days?: number; cert?: string; key?: string },
-): { cert: string; key: string } {
-  const cert = path.join(dir, opts.cert ?? 'cert.pem');
-  const key = path.join(dir, opts.key ?? 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-subj',
-      `/CN=${opts.cn}`,
-      ...(opts.san ? ['-addext', `subjectAltName=${opts.san}`] : []),
-      '-days',
-      String(opts.days ?? 2),
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'pipe' },
-  );
-  return { cert, key };
-}
+/** A self-signed certificate and key as PEM files (scripts/self-signed-cert.mjs, shared with the benchmarks). */
+export { selfSignedCert } from '../scripts/self-signed-cert.mjs';

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { freePort, type Rp, startRp } from './reverseproxy-helpers.js';
 
@@ -102,9 +102,17 @@ class FrameReader {
   }
 }
 
+/** Sessions the running test opened; closed after it. */
+const sessions = new Set<http2.ClientHttp2Session>();
+afterEach(() => {
+  for (const s of sessions) s.close();
+  sessions.clear();
+});
+
 /** Opens an h2 session and waits for the server's SETTINGS. */
 async function connect(url: string, options: http2.SecureClientSessionOptions = {}) {
   const session = http2.connect(url, options);
+  sessions.add(session);
   session.on('error', () => undefined);
   await once(session, 'remoteSettings');
   return session;
@@ -208,158 +216,130 @@ afterAll(async () => {
 describe('WebSocket over HTTP/2 (RFC 8441)', () => {
   it('announces extended CONNECT and echoes messages on the stream (h2c), small and 200 KiB', async () => {
     const session = await connect(`http://127.0.0.1:${port}`);
-    try {
-      expect(session.remoteSettings.enableConnectProtocol).toBe(true);
-      const { stream, head, status } = await openTunnel(session, 'ws.test', {
-        'sec-websocket-protocol': 'chat, superchat',
-      });
-      expect(status).toBe(200);
-      expect(head['sec-websocket-protocol']).toBe('chat');
-      // The accept belongs to the proxy's own handshake with the back end, not to this stream.
-      expect(head['sec-websocket-accept']).toBeUndefined();
-      // The back end got an HTTP/1.1 upgrade with the client's path, origin and the forwarded headers.
-      expect(lastUpgrade?.url).toBe('/chat?room=1');
-      expect(lastUpgrade?.headers.origin).toBe('http://example.test');
-      expect(lastUpgrade?.headers['x-forwarded-proto']).toBe('http');
-      expect(lastUpgrade?.headers['sec-websocket-key']).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(session.remoteSettings.enableConnectProtocol).toBe(true);
+    const { stream, head, status } = await openTunnel(session, 'ws.test', {
+      'sec-websocket-protocol': 'chat, superchat',
+    });
+    expect(status).toBe(200);
+    expect(head['sec-websocket-protocol']).toBe('chat');
+    // The accept belongs to the proxy's own handshake with the back end, not to this stream.
+    expect(head['sec-websocket-accept']).toBeUndefined();
+    // The back end got an HTTP/1.1 upgrade with the client's path, origin and the forwarded headers.
+    expect(lastUpgrade?.url).toBe('/chat?room=1');
+    expect(lastUpgrade?.headers.origin).toBe('http://example.test');
+    expect(lastUpgrade?.headers['x-forwarded-proto']).toBe('http');
+    expect(lastUpgrade?.headers['sec-websocket-key']).toMatch(/^[A-Za-z0-9+/]{22}==$/);
 
-      const reader = new FrameReader(stream);
-      stream.write(clientFrame(0x1, Buffer.from('hello')));
-      expect(await reader.next()).toEqual({ opcode: 0x1, payload: Buffer.from('echo hello') });
-      // Larger than the stream's windows both ways: flow control must open them as it goes.
-      const big = randomBytes(200 * 1024);
-      stream.write(clientFrame(0x2, big));
-      const back = await reader.next();
-      expect(back.opcode).toBe(0x2);
-      expect(createHash('sha256').update(back.payload).digest('hex')).toBe(
-        createHash('sha256').update(big).digest('hex'),
-      );
+    const reader = new FrameReader(stream);
+    stream.write(clientFrame(0x1, Buffer.from('hello')));
+    expect(await reader.next()).toEqual({ opcode: 0x1, payload: Buffer.from('echo hello') });
+    // Larger than the stream's windows both ways: flow control must open them as it goes.
+    const big = randomBytes(200 * 1024);
+    stream.write(clientFrame(0x2, big));
+    const back = await reader.next();
+    expect(back.opcode).toBe(0x2);
+    expect(createHash('sha256').update(back.payload).digest('hex')).toBe(
+      createHash('sha256').update(big).digest('hex'),
+    );
 
-      // Closing handshake: our Close, the back end's Close, then the stream ends cleanly.
-      const closed = new Promise<void>((r) => backendCloses.push(r));
-      const streamClosed = once(stream, 'close');
-      stream.write(clientFrame(0x8, Buffer.from([0x03, 0xe8])));
-      const close = await reader.next();
-      expect(close.opcode).toBe(0x8);
-      expect(close.payload.readUInt16BE(0)).toBe(1000);
-      stream.end();
-      await closed;
-      await streamClosed;
-      expect(stream.rstCode).toBe(http2.constants.NGHTTP2_NO_ERROR);
+    // Closing handshake: our Close, the back end's Close, then the stream ends cleanly.
+    const closed = new Promise<void>((r) => backendCloses.push(r));
+    const streamClosed = once(stream, 'close');
+    stream.write(clientFrame(0x8, Buffer.from([0x03, 0xe8])));
+    const close = await reader.next();
+    expect(close.opcode).toBe(0x8);
+    expect(close.payload.readUInt16BE(0)).toBe(1000);
+    stream.end();
+    await closed;
+    await streamClosed;
+    expect(stream.rstCode).toBe(http2.constants.NGHTTP2_NO_ERROR);
 
-      // The connection carries on with ordinary requests.
-      const get = session.request({ ':path': '/', ':authority': 'text.test' });
-      expect(await bodyOf(get)).toBe('just text');
-    } finally {
-      session.close();
-    }
+    // The connection carries on with ordinary requests.
+    const get = session.request({ ':path': '/', ':authority': 'text.test' });
+    expect(await bodyOf(get)).toBe('just text');
   });
 
   it('passes a close the back end starts: its Close frame, then END_STREAM, while our side may still answer', async () => {
     const session = await connect(`http://127.0.0.1:${port}`);
-    try {
-      const { stream, status } = await openTunnel(session, 'ws.test');
-      expect(status).toBe(200);
-      const reader = new FrameReader(stream);
-      const ended = once(stream, 'end');
-      const closed = new Promise<void>((r) => backendCloses.push(r));
-      stream.write(clientFrame(0x1, Buffer.from('bye')));
-      const close = await reader.next();
-      expect(close.opcode).toBe(0x8);
-      expect(close.payload.readUInt16BE(0)).toBe(1001);
-      expect(close.payload.subarray(2).toString()).toBe('going away');
-      // Our Close answers theirs on the still-open stream; the back end then ends its side.
-      stream.write(clientFrame(0x8, close.payload.subarray(0, 2)));
-      await closed;
-      await ended;
-      expect(stream.destroyed && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR).toBe(false);
-      const streamClosed = once(stream, 'close');
-      stream.end();
-      await streamClosed;
-      expect(stream.rstCode).toBe(http2.constants.NGHTTP2_NO_ERROR);
-    } finally {
-      session.close();
-    }
+    const { stream, status } = await openTunnel(session, 'ws.test');
+    expect(status).toBe(200);
+    const reader = new FrameReader(stream);
+    const ended = once(stream, 'end');
+    const closed = new Promise<void>((r) => backendCloses.push(r));
+    stream.write(clientFrame(0x1, Buffer.from('bye')));
+    const close = await reader.next();
+    expect(close.opcode).toBe(0x8);
+    expect(close.payload.readUInt16BE(0)).toBe(1001);
+    expect(close.payload.subarray(2).toString()).toBe('going away');
+    // Our Close answers theirs on the still-open stream; the back end then ends its side.
+    stream.write(clientFrame(0x8, close.payload.subarray(0, 2)));
+    await closed;
+    await ended;
+    expect(stream.destroyed && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR).toBe(false);
+    const streamClosed = once(stream, 'close');
+    stream.end();
+    await streamClosed;
+    expect(stream.rstCode).toBe(http2.constants.NGHTTP2_NO_ERROR);
   });
 
   it('works over TLS (h2 by ALPN) as browsers use it', async () => {
     const session = await connect(`https://127.0.0.1:${port}`, { servername: 'ws.test', rejectUnauthorized: false });
-    try {
-      expect(session.alpnProtocol).toBe('h2');
-      const { stream, status } = await openTunnel(session, 'ws.test', { ':scheme': 'https' });
-      expect(status).toBe(200);
-      expect(lastUpgrade?.headers['x-forwarded-proto']).toBe('https');
-      const reader = new FrameReader(stream);
-      stream.write(clientFrame(0x1, Buffer.from('over tls')));
-      expect((await reader.next()).payload.toString()).toBe('echo over tls');
-      stream.close(http2.constants.NGHTTP2_CANCEL);
-    } finally {
-      session.close();
-    }
+    expect(session.alpnProtocol).toBe('h2');
+    const { stream, status } = await openTunnel(session, 'ws.test', { ':scheme': 'https' });
+    expect(status).toBe(200);
+    expect(lastUpgrade?.headers['x-forwarded-proto']).toBe('https');
+    const reader = new FrameReader(stream);
+    stream.write(clientFrame(0x1, Buffer.from('over tls')));
+    expect((await reader.next()).payload.toString()).toBe('echo over tls');
+    stream.close(http2.constants.NGHTTP2_CANCEL);
   });
 
   it('closes the back end connection when the client resets its stream', async () => {
     const session = await connect(`http://127.0.0.1:${port}`);
-    try {
-      const { stream, status } = await openTunnel(session, 'ws.test');
-      expect(status).toBe(200);
-      const reader = new FrameReader(stream);
-      stream.write(clientFrame(0x1, Buffer.from('x')));
-      await reader.next();
-      const closed = new Promise<void>((r) => backendCloses.push(r));
-      stream.close(http2.constants.NGHTTP2_CANCEL);
-      await closed;
-      // Other streams on the connection are not disturbed.
-      expect(await bodyOf(session.request({ ':path': '/', ':authority': 'text.test' }))).toBe('just text');
-    } finally {
-      session.close();
-    }
+    const { stream, status } = await openTunnel(session, 'ws.test');
+    expect(status).toBe(200);
+    const reader = new FrameReader(stream);
+    stream.write(clientFrame(0x1, Buffer.from('x')));
+    await reader.next();
+    const closed = new Promise<void>((r) => backendCloses.push(r));
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+    await closed;
+    // Other streams on the connection are not disturbed.
+    expect(await bodyOf(session.request({ ':path': '/', ':authority': 'text.test' }))).toBe('just text');
   });
 
   it('refuses like an HTTP/1.1 upgrade: 401 without credentials, 404 where websockets are off or no proxy', async () => {
     const session = await connect(`http://127.0.0.1:${port}`);
-    try {
-      const auth = await openTunnel(session, 'auth.test');
-      expect(auth.status).toBe(401);
-      expect(auth.head['www-authenticate']).toMatch(/^Basic /);
-      const ok = await openTunnel(session, 'auth.test', {
-        authorization: `Basic ${Buffer.from('u:p').toString('base64')}`,
-      });
-      expect(ok.status).toBe(200);
-      ok.stream.close(http2.constants.NGHTTP2_CANCEL);
-      expect((await openTunnel(session, 'nows.test')).status).toBe(404);
-      expect((await openTunnel(session, 'text.test')).status).toBe(404);
-    } finally {
-      session.close();
-    }
+    const auth = await openTunnel(session, 'auth.test');
+    expect(auth.status).toBe(401);
+    expect(auth.head['www-authenticate']).toMatch(/^Basic /);
+    const ok = await openTunnel(session, 'auth.test', {
+      authorization: `Basic ${Buffer.from('u:p').toString('base64')}`,
+    });
+    expect(ok.status).toBe(200);
+    ok.stream.close(http2.constants.NGHTTP2_CANCEL);
+    expect((await openTunnel(session, 'nows.test')).status).toBe(404);
+    expect((await openTunnel(session, 'text.test')).status).toBe(404);
   });
 
   it('answers 502 for a back end that is down or does not complete the WebSocket handshake', async () => {
     const session = await connect(`http://127.0.0.1:${port}`);
-    try {
-      const dead = await openTunnel(session, 'dead.test');
-      expect(dead.status).toBe(502);
-      const fake = await openTunnel(session, 'fake.test');
-      expect(fake.status).toBe(502);
-      expect(await bodyOf(fake.stream)).toContain('502 Bad Gateway');
-      // The rule's log says why, for the operator.
-      expect((await siteLog('fake.test')).some((t) => t.includes('without the right Sec-WebSocket-Accept'))).toBe(true);
-      expect((await siteLog('dead.test')).some((t) => t.includes('ECONNREFUSED'))).toBe(true);
-    } finally {
-      session.close();
-    }
+    const dead = await openTunnel(session, 'dead.test');
+    expect(dead.status).toBe(502);
+    const fake = await openTunnel(session, 'fake.test');
+    expect(fake.status).toBe(502);
+    expect(await bodyOf(fake.stream)).toContain('502 Bad Gateway');
+    // The rule's log says why, for the operator.
+    expect((await siteLog('fake.test')).some((t) => t.includes('without the right Sec-WebSocket-Accept'))).toBe(true);
+    expect((await siteLog('dead.test')).some((t) => t.includes('ECONNREFUSED'))).toBe(true);
   });
 
   it('answers 501 to another :protocol and 405 to a plain CONNECT', async () => {
     const session = await connect(`http://127.0.0.1:${port}`);
-    try {
-      expect((await openTunnel(session, 'ws.test', { ':protocol': 'connect-udp' })).status).toBe(501);
-      const plain = session.request({ ':method': 'CONNECT', ':authority': 'ws.test:443' });
-      plain.on('error', () => undefined);
-      const [head] = (await once(plain, 'response')) as [http2.IncomingHttpHeaders];
-      expect(head[':status']).toBe(405);
-    } finally {
-      session.close();
-    }
+    expect((await openTunnel(session, 'ws.test', { ':protocol': 'connect-udp' })).status).toBe(501);
+    const plain = session.request({ ':method': 'CONNECT', ':authority': 'ws.test:443' });
+    plain.on('error', () => undefined);
+    const [head] = (await once(plain, 'response')) as [http2.IncomingHttpHeaders];
+    expect(head[':status']).toBe(405);
   });
 });
