@@ -4,4 +4,5 @@
 export { createHandlers } from './handler.js';
 export { HelperPool, helperSettings } from './helperPool.js';
 export { RuleListener } from './listener.js';
+export { llhttpProblem } from './llhttp.js';
 export { Backends } from './proxy.js';

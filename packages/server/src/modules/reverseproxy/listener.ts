@@ -15,6 +15,7 @@ import {
   type DirectResponse,
 } from './directHttp1.js';
 import { H2Session, type StreamHandler } from './h2/session.js';
+import { llhttpProblem } from './llhttp.js';
 
 /**
  * The handlers are written against node:http's objects; the direct path's DirectRequest and
@@ -189,6 +190,8 @@ export class RuleListener {
       } else if (!isTls && opts.listenTypes !== 'https') {
         const h2 = opts.h2c && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
         if (h2) new H2Session(s, onStream);
+        // node:http serves it all when node's parser failed its self-test (llhttp.ts).
+        else if (llhttpProblem) plain.emit('connection', s);
         else this.direct.take(s, (rest) => plain.emit('connection', rest));
       } else s.destroy();
     });

@@ -29,7 +29,24 @@ interface LlhttpClass {
   kLenientNone: number;
 }
 
-const common = createRequire(import.meta.url)('_http_common') as { HTTPParser: LlhttpClass; methods: string[] };
+type Common = { HTTPParser: LlhttpClass; methods: string[] };
+
+/** node:_http_common, or why it could not be loaded (an internal module: DEP0199 may remove it). */
+function loadCommon(): Common | string {
+  if (process.env.LUCKY_HTTP1_PARSER === 'node') return 'switched off by LUCKY_HTTP1_PARSER=node';
+  try {
+    const common = createRequire(import.meta.url)('_http_common') as Partial<Common>;
+    if (typeof common.HTTPParser !== 'function' || !Array.isArray(common.methods)) {
+      return 'node:_http_common no longer exports HTTPParser and methods';
+    }
+    return common as Common;
+  } catch (err) {
+    return `node:_http_common cannot be loaded (${(err as Error).message})`;
+  }
+}
+
+const loaded = loadCommon();
+const common: Common = typeof loaded === 'string' ? { HTTPParser: undefined as never, methods: [] } : loaded;
 
 export const HTTPParser = common.HTTPParser;
 /** Method names by llhttp's method index. */
@@ -103,4 +120,68 @@ export function newParser(type: number): Llhttp {
   const parser = new HTTPParser();
   parser.initialize(type, {}, 0, HTTPParser.kLenientNone);
   return parser;
+}
+
+/**
+ * Why the direct HTTP/1 path and the llhttp back-end client must not be used on this runtime, or
+ * undefined when they may. The parser is node's internal API (documentation-deprecated, DEP0199),
+ * so at start-up it must prove it still parses as we expect: a request with a body, a chunked
+ * answer, a HEAD-less answer split across reads, and the strictness we rely on against
+ * smuggling (Content-Length together with Transfer-Encoding is an error). When it does not,
+ * the web service serves HTTP/1 through node:http (listener.ts) and reaches back ends with
+ * node:http's client (nodeHttpBackend.ts): slower, but the same behaviour.
+ */
+export const llhttpProblem: string | undefined = typeof loaded === 'string' ? loaded : selfTest();
+
+function selfTest(): string | undefined {
+  try {
+    const req = parseAll(HTTPParser.REQUEST, ['POST /a?b=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nab', 'c']);
+    if (req.error || req.heads.length !== 1 || req.body !== 'abc' || req.complete !== 1) return 'request parse';
+    const h = req.heads[0];
+    if (h.method !== 'POST' || h.url !== '/a?b=1' || h.raw.join('|') !== 'Host|x|Content-Length|3')
+      return 'request head';
+    const res = parseAll(HTTPParser.RESPONSE, [
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab',
+      'c\r\n0\r\n\r\n',
+    ]);
+    if (res.error || res.heads[0]?.status !== 200 || res.body !== 'abc' || res.complete !== 1) return 'chunked answer';
+    const smuggle = parseAll(HTTPParser.REQUEST, [
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ]);
+    if (!smuggle.error) return 'Content-Length with Transfer-Encoding was accepted';
+    return undefined;
+  } catch (err) {
+    return `self-test threw (${(err as Error).message})`;
+  }
+}
+
+function parseAll(
+  type: number,
+  pieces: string[],
+): { heads: Head[]; body: string; complete: number; error?: ParseError } {
+  const out: { heads: Head[]; body: string; complete: number; error?: ParseError } = {
+    heads: [],
+    body: '',
+    complete: 0,
+  };
+  const parser = newParser(type);
+  onHeads(parser, (head) => {
+    out.heads.push(head);
+    return 0;
+  });
+  parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
+    out.body += chunk.toString('latin1');
+  };
+  parser[HTTPParser.kOnMessageComplete] = () => {
+    out.complete++;
+  };
+  for (const p of pieces) {
+    const r = parser.execute(Buffer.from(p, 'latin1'));
+    if (r instanceof Error) {
+      out.error = r;
+      break;
+    }
+  }
+  parser.close();
+  return out;
 }

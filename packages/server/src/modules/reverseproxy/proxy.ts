@@ -7,6 +7,8 @@ import { DirectResponse } from './directHttp1.js';
 import { peerIsTrusted } from './filters.js';
 import { bodyOf, type StreamRequest, type StreamResponse } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
+import { llhttpProblem } from './llhttp.js';
+import { type BackendConnections, NodeHttpBackend } from './nodeHttpBackend.js';
 import { sendPage } from './pages.js';
 import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
@@ -56,22 +58,23 @@ function connectionListed(value: string | string[] | undefined): Set<string> | u
 
 /** One connection pool per back end (origin + TLS verification), kept across requests and reloads. */
 export class Backends {
-  private pools = new Map<string, BackendPool>();
+  private pools = new Map<string, BackendConnections>();
   /** The pool of each target of the current configs: found without making a key per request. */
-  private byTarget = new WeakMap<Target, BackendPool>();
+  private byTarget = new WeakMap<Target, BackendConnections>();
 
-  private pool(origin: string, skipVerify: boolean): BackendPool {
+  private pool(origin: string, skipVerify: boolean): BackendConnections {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
     let p = this.pools.get(id);
     if (!p) {
-      p = new BackendPool(origin, skipVerify);
+      // node:http's client when node's parser failed its start-up self-test (llhttp.ts).
+      p = llhttpProblem ? new NodeHttpBackend(origin, skipVerify) : new BackendPool(origin, skipVerify);
       this.pools.set(id, p);
     }
     return p;
   }
 
   /** The pool for a target of service `s` (its TLS verification setting goes with the target list). */
-  poolOf(target: Target, s: ReverseproxyService): BackendPool {
+  poolOf(target: Target, s: ReverseproxyService): BackendConnections {
     let p = this.byTarget.get(target);
     if (!p) {
       p = this.pool(target.origin, s.backendSkipVerify);

@@ -85,6 +85,11 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   private async dataPlane(): Promise<Plane> {
     if (!this.plane) {
       const code = await import('./dataPlane.js');
+      if (code.llhttpProblem && !this.plane) {
+        this.ctx.log.warn(
+          `node's HTTP/1 parser failed its start-up self-test (${code.llhttpProblem}): HTTP/1 is served and back ends are reached through node:http (slower)`,
+        );
+      }
       this.plane ??= {
         code,
         backends: new code.Backends(),
