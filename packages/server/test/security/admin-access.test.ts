@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, get, type Rp, startRp } from '../reverseproxy-helpers.js';
+import { backend, freePort, get, type Rp, startRp } from '../reverseproxy-helpers.js';
 
 const run = promisify(execFile);
 const NS = `lkacc-${process.pid}`;
@@ -319,6 +319,25 @@ describe('the console behind its own web service sees the real client', () => {
       expect(JSON.stringify(logs.body)).toContain(`admin signed in from ${CGNAT}`);
     } finally {
       await ctx.rp.call('PUT', '/api/baseconfigure', { allowInternetAccess: false });
+    }
+  });
+});
+
+describe('the relay header never reaches another back end', () => {
+  const ctx = publishedConsole(false);
+
+  it('is stripped from clients and not added for a back end that is not the admin', async () => {
+    const echo = await backend('echo');
+    try {
+      const port = await freePort();
+      await ctx.rp.addRule({ port, defaultRule: { targets: [echo.url] } });
+      const r = await get(port, '/', 'site.test', { 'x-lucky-relay': 'guess 192.168.1.5 h' });
+      expect(r.status).toBe(200);
+      const seen = JSON.parse(r.body).headers;
+      expect(seen['x-lucky-relay']).toBeUndefined();
+      expect(JSON.stringify(seen)).not.toContain('192.168.1.5');
+    } finally {
+      await echo.close();
     }
   });
 });

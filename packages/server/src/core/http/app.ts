@@ -94,6 +94,20 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     return policy.policy;
   };
 
+  // A rebinding page may retry in a loop: at most one refusal line per 10 s, with the count.
+  let refusedAt = 0;
+  let refusedQuiet = 0;
+  const logRefusal = (text: string) => {
+    const now = Date.now();
+    if (now - refusedAt < 10_000) {
+      refusedQuiet++;
+      return;
+    }
+    core.log.warn(refusedQuiet ? `${text} (and ${refusedQuiet} more refusals not logged)` : text);
+    refusedAt = now;
+    refusedQuiet = 0;
+  };
+
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (req, reply) => {
     const base = core.store.get().base;
@@ -125,7 +139,9 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
         .send(refusalPage(String(host), 'host'));
     }
     if (!originAllowed(req.method, req.headers.origin, relayed ? relayed.host : host, namesPolicy())) {
-      core.log.warn(`refused cross-site ${req.method} from origin ${String(req.headers.origin).slice(0, 100)}`);
+      logRefusal(
+        `refused cross-site ${req.method} from origin ${JSON.stringify(String(req.headers.origin).slice(0, 100))}`,
+      );
       return reply
         .code(403)
         .type('text/html; charset=utf-8')
