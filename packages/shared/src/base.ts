@@ -6,7 +6,7 @@ import {
   LOG_MAX_SIZE,
   TOKEN_LIFETIME_HOURS,
 } from './limits.js';
-import { isCidrOrIp, isIp } from './net.js';
+import { isCidrOrIp, isHostName, isIp } from './net.js';
 
 const port = z.number().int().min(1, 'port must be 1-65535').max(65535, 'port must be 1-65535');
 
@@ -15,6 +15,27 @@ export const baseSettingsSchema = z.object({
   adminPort: port.default(DEFAULT_ADMIN_PORT),
   adminAccount: z.string().trim().min(1, 'account cannot be empty').max(64).default('666'),
   allowInternetAccess: z.boolean().default(false),
+  /**
+   * 100.64.0.0/10 (carrier-grade NAT: other subscribers of the same ISP) counts as LAN only when
+   * on, for overlay networks that use it (Tailscale).
+   */
+  cgnatIsLan: z.boolean().default(false),
+  /**
+   * Names the admin answers to besides IP literals, localhost and the machine's own names (DNS
+   * rebinding defence: a request whose Host is anything else is refused). `*.example.com` covers
+   * one label below.
+   */
+  adminHostNames: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .transform((s) => (s.endsWith('.') ? s.slice(0, -1) : s))
+        .refine(isHostName, 'not a host name (letters, digits, - and . ; optional leading *.)'),
+    )
+    .max(64, 'at most 64 names')
+    .default([]),
   /** Peers whose X-Forwarded-For / X-Real-IP headers are believed (IPs or CIDRs). */
   trustedProxies: z.array(z.string().trim().refine(isCidrOrIp, 'not an IP address or CIDR')).max(64).default([]),
   logMaxSize: z.number().int().min(LOG_MAX_SIZE.min).max(LOG_MAX_SIZE.max).default(LOG_MAX_SIZE.default),

@@ -55,3 +55,13 @@ export function isJsonString(s: string): boolean {
     return false;
   }
 }
+
+/**
+ * A DNS host name as a browser sends it in `Host`: letters, digits and `-` in labels of 1-63
+ * characters, at most 253 in all; an optional leading `*.` (one label of any name below).
+ */
+export function isHostName(s: string): boolean {
+  const name = s.startsWith('*.') ? s.slice(2) : s;
+  if (name.length < 1 || name.length > 253) return false;
+  return name.split('.').every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label));
+}

@@ -1,5 +1,6 @@
 import { registerCertRoutes } from './certs/routes.js';
 import { type Core, type CoreOptions, createCore } from './core.js';
+import { adminRelay, setAdminRelay } from './http/adminRelay.js';
 import { type AdminApp, buildAdminApp } from './http/app.js';
 import { registerBackupRoutes } from './routes/backup.js';
 import { registerProgramRoutes } from './routes/program.js';
@@ -34,6 +35,8 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
 
   const port = opts.port ?? core.store.get().base.adminPort;
   const bound = await listenDualStack(admin, port, opts.host);
+  // A fresh secret per process: our web service hands the real client to this port with it.
+  const relay = setAdminRelay({ port: bound });
   core.log.info(
     `Lucky ${core.version} listening on http(s)://${opts.host ?? '[::]'}:${bound} (config dir ${core.configDir})`,
   );
@@ -50,6 +53,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
       if (closed) return;
       closed = true;
       await core.modules.stopAll();
+      if (adminRelay() === relay) setAdminRelay(undefined);
       await admin.listener.close();
       await admin.app.close();
       // Audit lines are appended in the background; let the last ones land.

@@ -8,10 +8,12 @@ import { matchApiToken } from '../auth/sessions.js';
 import { certResolverFor } from '../certs/resolver.js';
 import { certStoreFor } from '../certs/store.js';
 import type { Core } from '../core.js';
-import { isLanAddress } from '../net/lan.js';
+import { isLanAddress, setCgnatIsLan } from '../net/lan.js';
 import type { KeyPair } from '../tls/adminCert.js';
 import { PACKAGES_DIR } from '../version.js';
+import { RELAY_HEADER, relayedClient } from './adminRelay.js';
 import { resolveClientIp } from './clientIp.js';
+import { type HostPolicy, hostAllowed, hostPolicy, originAllowed, ownHostNames, refusalPage } from './hostGuard.js';
 import { DualListener } from './listener.js';
 import { type RouteContext, type RouteDef, RouteRegistry } from './registry.js';
 import { ApiFailure, sendFailure } from './reply.js';
@@ -76,11 +78,44 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
   if (!listener) throw new Error('server factory was not called');
   const dual: DualListener = listener;
 
+  // Every LAN decision in this process (admin gate, accept-time check, modules) follows the setting.
+  setCgnatIsLan(core.store.get().base.cgnatIsLan);
+  core.store.onChange((next) => setCgnatIsLan(next.base.cgnatIsLan));
+  const certs = certStoreFor(core.store);
+  let policy: { config: unknown; at: number; policy: HostPolicy } | undefined;
+  /** The names the admin answers to, made again when the config changes (or after a minute: hostname). */
+  const namesPolicy = (): HostPolicy => {
+    const config = core.store.get();
+    const now = Date.now();
+    if (policy?.config === config && now - policy.at < 60_000) return policy.policy;
+    const names = [...ownHostNames(), ...config.base.adminHostNames];
+    for (const c of certs.loaded()) if (c.record.enable) names.push(...c.leaf.domains);
+    policy = { config, at: now, policy: hostPolicy(names) };
+    return policy.policy;
+  };
+
+  // A rebinding page may retry in a loop: at most one refusal line per 10 s, with the count.
+  let refusedAt = 0;
+  let refusedQuiet = 0;
+  const logRefusal = (text: string) => {
+    const now = Date.now();
+    if (now - refusedAt < 10_000) {
+      refusedQuiet++;
+      return;
+    }
+    core.log.warn(refusedQuiet ? `${text} (and ${refusedQuiet} more refusals not logged)` : text);
+    refusedAt = now;
+    refusedQuiet = 0;
+  };
+
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (req, reply) => {
     const base = core.store.get().base;
-    req.clientIp = resolveClientIp(req.socket.remoteAddress, req.headers, base.trustedProxies);
-    if (!base.allowInternetAccess && !isLanAddress(req.clientIp)) {
+    // Relayed by our own web service (adminRelay.ts): the client it names is the caller, for the
+    // LAN gate, the login throttle, logs and sessions alike. Forged or stale values are ignored.
+    const relayed = relayedClient(req.headers[RELAY_HEADER], req.socket.remoteAddress);
+    req.clientIp = relayed?.ip ?? resolveClientIp(req.socket.remoteAddress, req.headers, base.trustedProxies);
+    if (!base.allowInternetAccess && !isLanAddress(req.clientIp, { cgnat: base.cgnatIsLan })) {
       core.log.warn(`refused admin access from outside the LAN: ${req.clientIp}`);
       return reply.code(403).send({
         ret: 1,
@@ -90,6 +125,28 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       });
     }
     if (req.url === ENTRANCE_MISS) return reply.code(404).type('text/plain').send('404 page not found');
+    // DNS rebinding (hostGuard.ts), before any route or auth. The web service decided by its own
+    // rule's host matching for a relayed request, so only its Origin is checked (against the Host
+    // the client sent the web service).
+    const host = req.headers.host;
+    if (!relayed && !hostAllowed(host, namesPolicy())) {
+      core.log.warn(
+        `refused admin request for host ${JSON.stringify(String(host).slice(0, 100))} from ${req.clientIp}`,
+      );
+      return reply
+        .code(421)
+        .type('text/html; charset=utf-8')
+        .send(refusalPage(String(host), 'host'));
+    }
+    if (!originAllowed(req.method, req.headers.origin, relayed ? relayed.host : host, namesPolicy())) {
+      logRefusal(
+        `refused cross-site ${req.method} from origin ${JSON.stringify(String(req.headers.origin).slice(0, 100))}`,
+      );
+      return reply
+        .code(403)
+        .type('text/html; charset=utf-8')
+        .send(refusalPage(String(host ?? ''), 'origin'));
+    }
     if (req.url === ENTRANCE_BARE) return reply.redirect(`/${base.securityEntrance}/`, 308);
     const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
     if (base.forceHttps && !encrypted) {

@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { cidrContains, createIpMatcher, formatIp, ipInList, isLanAddress, parseCidr, parseIp, unmapIp } from './lan.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  cidrContains,
+  createIpMatcher,
+  formatIp,
+  ipInList,
+  isLanAddress,
+  isLoopbackAddress,
+  parseCidr,
+  parseIp,
+  setCgnatIsLan,
+  unmapIp,
+} from './lan.js';
 
 describe('parseIp', () => {
   it('parses IPv4', () => {
@@ -171,8 +182,6 @@ describe('isLanAddress', () => {
     '172.31.255.255',
     '192.168.0.0',
     '192.168.255.255',
-    '100.64.0.0',
-    '100.127.255.255',
     '169.254.0.1',
     '169.254.255.255',
     '::1',
@@ -185,7 +194,6 @@ describe('isLanAddress', () => {
     '::ffff:192.168.1.2',
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
-    '::ffff:100.64.0.1',
     '::ffff:169.254.1.1',
     '::ffff:ac10:1', // 172.16.0.1 in hex form
     '::FFFF:C0A8:0102',
@@ -227,4 +235,28 @@ describe('isLanAddress', () => {
   ];
   it.each(yes)('%s is LAN', (ip) => expect(isLanAddress(ip)).toBe(true));
   it.each(no)('%s is not LAN', (ip) => expect(isLanAddress(ip)).toBe(false));
+
+  // Carrier-grade NAT: other subscribers of the same ISP. LAN only when the admin opts in.
+  const cgnat = ['100.64.0.0', '100.64.0.1', '100.127.255.255', '::ffff:100.64.0.1', '::ffff:6440:1'];
+  afterEach(() => setCgnatIsLan(false));
+  it.each(cgnat)('%s (CGNAT) is not LAN by default', (ip) => expect(isLanAddress(ip)).toBe(false));
+  it.each(cgnat)('%s (CGNAT) is LAN with the cgnatIsLan setting', (ip) => {
+    setCgnatIsLan(true);
+    expect(isLanAddress(ip)).toBe(true);
+    expect(isLanAddress(ip, { cgnat: false })).toBe(false);
+    expect(isLanAddress('100.128.0.0')).toBe(false);
+    expect(isLanAddress('8.8.8.8')).toBe(false);
+  });
+  it('an explicit option overrides the setting', () => {
+    expect(isLanAddress('100.100.1.1', { cgnat: true })).toBe(true);
+  });
+});
+
+describe('isLoopbackAddress', () => {
+  it.each(['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'])('%s is loopback', (ip) =>
+    expect(isLoopbackAddress(ip)).toBe(true),
+  );
+  it.each(['10.0.0.1', '::', '0.0.0.0', 'fe80::1', 'localhost', ''])('%s is not loopback', (ip) =>
+    expect(isLoopbackAddress(ip)).toBe(false),
+  );
 });

@@ -205,30 +205,59 @@ export function ipInList(ip: string, list: readonly string[]): boolean {
   return createIpMatcher(list)(ip);
 }
 
+function builtIn(cidr: string): ParsedCidr {
+  const n = parseCidr(cidr);
+  if (!n) throw new Error(`bad built-in network ${cidr}`);
+  return n;
+}
+
 const LAN_NETS: ParsedCidr[] = [
   '127.0.0.0/8', // loopback
   '10.0.0.0/8', // RFC 1918
   '172.16.0.0/12', // RFC 1918
   '192.168.0.0/16', // RFC 1918
-  '100.64.0.0/10', // CGNAT (RFC 6598)
   '169.254.0.0/16', // IPv4 link-local
   '::1/128', // IPv6 loopback
   'fe80::/10', // IPv6 link-local
   'fc00::/7', // IPv6 unique local (ULA)
-].map((c) => {
-  const n = parseCidr(c);
-  if (!n) throw new Error(`bad built-in network ${c}`);
-  return n;
-});
+].map(builtIn);
 
 /**
- * The admin "LAN" rule: loopback, RFC 1918, CGNAT 100.64/10, link-local (169.254/16, fe80::/10)
- * and IPv6 ULA fc00::/7, including IPv4-mapped IPv6 forms of the IPv4 ranges. Anything
- * unparsable is not LAN.
+ * Carrier-grade NAT (RFC 6598): on the ISP's side of the router, so other subscribers share it.
+ * LAN only by the admin's choice (overlay networks such as Tailscale number their peers here).
  */
-export function isLanAddress(ip: string): boolean {
+const CGNAT_NET = builtIn('100.64.0.0/10');
+
+/** The `cgnatIsLan` setting, set by the core whenever the config changes; off until then. */
+let cgnatIsLanSetting = false;
+
+/** Makes 100.64.0.0/10 count as LAN (or not) for every later `isLanAddress` call in this process. */
+export function setCgnatIsLan(on: boolean): void {
+  cgnatIsLanSetting = on;
+}
+
+export interface LanOptions {
+  /** Count 100.64.0.0/10 as LAN; default: the `cgnatIsLan` setting (`setCgnatIsLan`). */
+  cgnat?: boolean;
+}
+
+/**
+ * The admin "LAN" rule: loopback, RFC 1918, link-local (169.254/16, fe80::/10) and IPv6 ULA
+ * fc00::/7, including IPv4-mapped IPv6 forms of the IPv4 ranges; CGNAT 100.64/10 only when the
+ * `cgnatIsLan` setting (or `opts.cgnat`) says so. Anything unparsable is not LAN.
+ */
+export function isLanAddress(ip: string, opts?: LanOptions): boolean {
   const addr = parseIp(ip);
   if (!addr) return false;
   const a = unmapIp(addr);
-  return LAN_NETS.some((n) => contains(n, a));
+  if (LAN_NETS.some((n) => contains(n, a))) return true;
+  return (opts?.cgnat ?? cgnatIsLanSetting) && contains(CGNAT_NET, a);
+}
+
+/** Loopback (127/8, ::1, mapped forms included). */
+export function isLoopbackAddress(ip: string): boolean {
+  const addr = parseIp(ip);
+  if (!addr) return false;
+  const a = unmapIp(addr);
+  return contains(LAN_NETS[0], a) || contains(LAN_NETS[5], a);
 }

@@ -7,6 +7,7 @@ import type { ReverseproxyRule } from '@lucky/shared';
 import { parseCertPair } from '../../core/certs/parse.js';
 import { CertResolver, type CertSource } from '../../core/certs/resolver.js';
 import type { LoadedCert } from '../../core/certs/store.js';
+import { setAdminRelay } from '../../core/http/adminRelay.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { createHandlers, type RuleState } from './handler.js';
@@ -147,6 +148,9 @@ async function exit(): Promise<void> {
 
 process.on('message', (m: ToHelper, handle?: net.Socket) => {
   switch (m.t) {
+    case 'relay':
+      setAdminRelay({ port: m.port, secret: m.secret });
+      break;
     case 'certs':
       certCopy.set(m);
       break;

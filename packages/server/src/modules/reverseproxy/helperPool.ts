@@ -5,6 +5,7 @@ import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
+import { adminRelay } from '../../core/http/adminRelay.js';
 import type { Logger } from '../../core/logs/logger.js';
 import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
 
@@ -236,6 +237,8 @@ export class HelperPool {
       traffic: {},
     };
     this.helpers.push(h);
+    const relay = adminRelay();
+    if (relay) child.send({ t: 'relay', port: relay.port, secret: relay.secret } satisfies ToHelper);
     child.send(this.certMessage());
     for (const rule of this.rules.values()) child.send({ t: 'rule', rule } satisfies ToHelper);
     child.on('message', (m: FromHelper) => {

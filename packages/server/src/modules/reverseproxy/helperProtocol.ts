@@ -5,6 +5,8 @@ import type { CertRecord } from '../../core/certs/schema.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
 
 export type ToHelper =
+  /** The admin port and relay secret (core/http/adminRelay.ts), so a helper hands the real client on too. */
+  | { t: 'relay'; port: number; secret: string }
   /** The enabled certificates (keys included: the helper terminates TLS too). */
   | { t: 'certs'; certs: CertRecord[] }
   /** A rule the helper may get connections for (new or changed). */

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
+import { isAdminTarget, RELAY_HEADER, relayValue } from '../../core/http/adminRelay.js';
 import { BackendPool } from './backendClient.js';
 import { DirectResponse } from './directHttp1.js';
 import { peerIsTrusted } from './filters.js';
@@ -27,6 +28,8 @@ const HOP_BY_HOP = new Set([
   'host',
   // Node has already answered "100 Continue" to the client: the back end gets the body at once.
   'expect',
+  // Who the client is, for our own admin listener only (adminRelay.ts): never taken from a client.
+  RELAY_HEADER,
 ]);
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
@@ -163,6 +166,8 @@ export function upstreamHeaders(
   }
   h.host = s.keepHost && ctx.host ? ctx.host : target.hostPort;
   for (const { name, value } of s.requestHeaders) h[name.toLowerCase()] = value;
+  // The console published through its own web service: tell it who the client really is.
+  if (isAdminTarget(target)) h[RELAY_HEADER] = relayValue(ctx.clientIp, ctx.host);
   return h;
 }
 

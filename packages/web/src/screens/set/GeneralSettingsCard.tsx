@@ -2,13 +2,13 @@
 // password): save sends only what changed; revert restores the loaded values.
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { type BaseConfigureView, HTTP_CLIENT_TIMEOUT_S, LOG_MAX_SIZE, TOKEN_LIFETIME_HOURS } from '@lucky/shared';
-import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Space, Switch } from 'antd';
+import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrustedProxiesInput, trustedProxiesRule } from '../../components/TrustedProxiesInput';
 import { entranceUrl } from './reconnect';
 import { changedFields, useSaveBaseConfigure } from './useBaseConfigure';
-import { isHttpUrl, settingRule } from './validators';
+import { hostNamesRule, isHttpUrl, settingRule } from './validators';
 
 type GeneralFields = Omit<BaseConfigureView, 'adminAccount' | 'passwordIsDefault' | 'twoFAEnable'>;
 
@@ -17,6 +17,8 @@ const FIELDS: (keyof GeneralFields)[] = [
   'forceHttps',
   'securityEntrance',
   'allowInternetAccess',
+  'cgnatIsLan',
+  'adminHostNames',
   'trustedProxies',
   'tokenLifetimeHours',
   'loginMaxFailures',
@@ -162,6 +164,31 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
           valuePropName="checked"
         >
           <Switch />
+        </Form.Item>
+        <Form.Item
+          name="cgnatIsLan"
+          label={t('set.cgnatIsLan')}
+          extra={t('set.cgnatIsLanHelp')}
+          valuePropName="checked"
+        >
+          <Switch data-testid="cgnat-is-lan" />
+        </Form.Item>
+        <Form.Item
+          name="adminHostNames"
+          label={t('set.adminHostNames')}
+          extra={t('set.adminHostNamesHelp')}
+          rules={[hostNamesRule(t)]}
+          normalize={(v?: string[]) => (v ?? []).map((s) => s.trim()).filter(Boolean)}
+        >
+          <Select
+            mode="tags"
+            tokenSeparators={[',', ' ', '\n', ';']}
+            open={false}
+            suffixIcon={null}
+            placeholder={t('set.adminHostNamesPlaceholder')}
+            style={{ width: '100%', maxWidth: 560 }}
+            data-testid="admin-host-names"
+          />
         </Form.Item>
         <Form.Item
           name="trustedProxies"

@@ -1,6 +1,6 @@
 // Form rules backed by the same zod schema the server validates with, so both
 // reject the same input; the message shown comes from the locale files.
-import { baseConfigurePutSchema, baseSettingsSchema } from '@lucky/shared';
+import { baseConfigurePutSchema, baseSettingsSchema, isHostName } from '@lucky/shared';
 import type { Rule } from 'antd/es/form';
 
 type SettingsField = keyof typeof baseSettingsSchema.shape;
@@ -28,4 +28,17 @@ export function isHttpUrl(s: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Admin host names (DNS rebinding allow-list): rejects the first entry that is not a host name, naming it. */
+export function hostNamesRule(t: (k: string, o?: Record<string, unknown>) => string): Rule {
+  return {
+    validator: (_, value: string[] | undefined) => {
+      const list = value ?? [];
+      const bad = list.find((n) => !isHostName(n.trim().replace(/\.$/, '')));
+      if (bad !== undefined) return Promise.reject(new Error(t('set.adminHostNamesInvalid', { value: bad })));
+      if (list.length > 64) return Promise.reject(new Error(t('set.trustedProxiesTooMany', { max: 64 })));
+      return Promise.resolve();
+    },
+  };
 }
