@@ -10,15 +10,9 @@ import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
 import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
-/**
- * Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. The
- * framing fields (Content-Length, Transfer-Encoding) never go through either: the back-end client
- * states the framing of what it actually sends (backendClient.ts headOf), and node / the direct
- * path frame answers themselves.
- */
+/** Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. */
 const HOP_BY_HOP = new Set([
   'connection',
-  'content-length',
   'keep-alive',
   'proxy-connection',
   'proxy-authenticate',
@@ -32,6 +26,12 @@ const HOP_BY_HOP = new Set([
   // Node has already answered "100 Continue" to the client: the back end gets the body at once.
   'expect',
 ]);
+/**
+ * Not passed from the client's head to the back end: hop-by-hop, and Content-Length, as the
+ * back-end client states the framing of the body it actually sends (backendClient.ts headOf).
+ * (An answer's Content-Length is passed on: llhttp hands over exactly that many bytes.)
+ */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'content-length']);
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -158,7 +158,7 @@ export function upstreamHeaders(
     const v = incoming[key];
     if (v === undefined) continue;
     const name = key.toLowerCase();
-    if (name.charCodeAt(0) === 58 /* ':' */ || HOP_BY_HOP.has(name) || listed?.has(name)) continue;
+    if (name.charCodeAt(0) === 58 /* ':' */ || NOT_FORWARDED.has(name) || listed?.has(name)) continue;
     if (!trusted && FORWARDED.has(name)) continue;
     h[name] = v;
   }
