@@ -31,7 +31,23 @@ beforeAll(async () => {
     listenTypes: 'both',
     http2: true,
     h2c: true,
-    subRules: [{ domains: [HOST], targets: [be.url] }],
+    subRules: [
+      { domains: [HOST], targets: [be.url] },
+      {
+        // Custom fields that name the framing: ignored, the proxy states it.
+        domains: ['custom.test'],
+        targets: [be.url],
+        requestHeaders: [
+          { name: 'Content-Length', value: '0' },
+          { name: 'Transfer-Encoding', value: 'chunked' },
+        ],
+        responseHeaders: [
+          { name: 'Content-Length', value: '0' },
+          { name: 'Transfer-Encoding', value: 'chunked' },
+          { name: 'Connection', value: 'close' },
+        ],
+      },
+    ],
   });
 });
 
@@ -596,5 +612,24 @@ describe('answer framing (back end → client)', () => {
       expect(a).toMatchObject({ status: 200, body: 'hello' });
       await expectVictimServed();
     }
+  });
+});
+
+describe('custom fields of a rule cannot set the framing', () => {
+  it.each(H1_TRANSPORTS)('$name: request and answer keep their own framing', async ({ transport, version }) => {
+    const from = be.seen.length;
+    const conn = version === '1.0' ? 'Connection: keep-alive\r\n' : '';
+    const a = await rawRequest(
+      port,
+      transport,
+      'custom.test',
+      `POST /attack HTTP/${version}\r\nHost: custom.test\r\n${conn}Content-Length: ${n}\r\n\r\n${SMUGGLED}`,
+    );
+    expect(a.status, a.head).toBe(200);
+    expect(a.complete).toBe(true);
+    expect(JSON.parse(a.body)).toMatchObject({ path: '/attack', body: SMUGGLED });
+    expect(a.head).not.toMatch(/content-length: 0\r/i);
+    await expectVictimServed();
+    expectOnlySent(from, ['/attack', '/victim-'], SMUGGLED);
   });
 });
