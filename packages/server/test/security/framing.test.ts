@@ -633,3 +633,24 @@ describe('custom fields of a rule cannot set the framing', () => {
     expectOnlySent(from, ['/attack', '/victim-'], SMUGGLED);
   });
 });
+
+describe('upgrades: after a 101 the proxy reads no more, so only a real WebSocket handshake gets one', () => {
+  const h2cUpgrade = `GET /up HTTP/1.1\r\nHost: ${HOST}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n${SMUGGLED}`;
+  const wsUpgrade = `GET /up HTTP/1.1\r\nHost: ${HOST}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n${SMUGGLED}`;
+  it.each([
+    { name: 'Upgrade: h2c', raw: h2cUpgrade, status: 400 },
+    { name: 'WebSocket answered by a 101 without the right accept', raw: wsUpgrade, status: 502 },
+  ])('$name', async ({ raw, status }) => {
+    // A back end that says 101 to anything and goes on reading HTTP on that connection.
+    be.scripts.set('/up', () => ({
+      raw: 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n',
+    }));
+    for (const transport of ['plain', 'tls'] as const) {
+      const from = be.seen.length;
+      const a = await rawRequest(port, transport, HOST, raw);
+      expect(a.status, `${transport}: ${a.head}`).toBe(status);
+      await expectVictimServed();
+      expectOnlySent(from, ['/up', '/victim-']);
+    }
+  });
+});

@@ -362,7 +362,27 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
   } else sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders, req.method === 'HEAD');
 }
 
-/** WebSocket (or other Upgrade) through to the back end: 101 back to the client, then raw bytes both ways. */
+const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+/** The Sec-WebSocket-Accept that answers `key` (RFC 6455 §4.2.2). */
+const acceptFor = (key: string) =>
+  createHash('sha1')
+    .update(key + WEBSOCKET_GUID)
+    .digest('base64');
+
+/** The accept field of a back end's 101, if it matches `key`. */
+function acceptMatches(raw: string[], key: string): boolean {
+  const i = raw.findIndex((v, n) => n % 2 === 0 && v.toLowerCase() === 'sec-websocket-accept');
+  return i >= 0 && raw[i + 1] === acceptFor(key);
+}
+
+/**
+ * WebSocket through to the back end: 101 back to the client, then raw bytes both ways. Only
+ * WebSocket, and only a 101 that answers the client's key: after a 101 the bytes are no longer
+ * read by us, so an upgrade the back end did not really make (another protocol such as h2c, or a
+ * 101 from a back end that goes on speaking HTTP) would let the client send requests that skip
+ * the rule's filters ("h2c / WebSocket smuggling").
+ */
 export async function proxyUpgrade(
   req: http.IncomingMessage,
   socket: net.Socket,
@@ -370,18 +390,30 @@ export async function proxyUpgrade(
   ctx: ProxyContext,
 ): Promise<void> {
   const s = ctx.service;
+  const key = req.headers['sec-websocket-key'];
+  if (String(req.headers.upgrade).toLowerCase() !== 'websocket' || typeof key !== 'string' || !key) {
+    ctx.onError(
+      `refused upgrade to ${JSON.stringify(String(req.headers.upgrade)).slice(0, 40)}: only WebSocket is passed on`,
+    );
+    socket.end(
+      'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\n\r\nOnly WebSocket upgrades are passed on.\n',
+    );
+    return;
+  }
   for (const target of order(s)) {
     try {
       const headers = upstreamHeaders(req, ctx, target);
       headers.connection = 'upgrade';
-      headers.upgrade = String(req.headers.upgrade ?? 'websocket');
+      headers.upgrade = 'websocket';
       const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + (req.url ?? '/'), headers);
       backendAnswered(ctx, target);
-      const lines = [
-        'HTTP/1.1 101 Switching Protocols',
-        'Connection: Upgrade',
-        `Upgrade: ${req.headers.upgrade ?? 'websocket'}`,
-      ];
+      if (!acceptMatches(up.raw, key)) {
+        up.socket.destroy();
+        const e = new Error('the back end answered the upgrade without the right Sec-WebSocket-Accept');
+        (e as NodeJS.ErrnoException).code = 'EBADANSWER';
+        throw e;
+      }
+      const lines = ['HTTP/1.1 101 Switching Protocols', 'Connection: Upgrade', 'Upgrade: websocket'];
       for (let i = 0; i + 1 < up.raw.length; i += 2) {
         const k = up.raw[i].toLowerCase();
         if (k === 'connection' || k === 'upgrade') continue;
@@ -406,8 +438,6 @@ export async function proxyUpgrade(
   );
 }
 
-const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
-
 /**
  * WebSocket over HTTP/2 (RFC 8441): the client's extended CONNECT stream becomes an HTTP/1.1
  * upgrade towards the back end, which never sees HTTP/2. The key the back end's accept must
@@ -428,11 +458,7 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       headers['sec-websocket-version'] ??= '13';
       const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + req.url, headers);
       backendAnswered(ctx, target);
-      const accept = up.raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === 'sec-websocket-accept');
-      const expected = createHash('sha1')
-        .update(key + WEBSOCKET_GUID)
-        .digest('base64');
-      if (accept < 0 || up.raw[accept + 1] !== expected) {
+      if (!acceptMatches(up.raw, key)) {
         up.socket.destroy();
         const e = new Error('the back end answered the upgrade without the right Sec-WebSocket-Accept');
         (e as NodeJS.ErrnoException).code = 'EBADANSWER';
