@@ -255,11 +255,15 @@ export class DirectResponse extends EventEmitter {
   }
 
   destroy(): void {
-    this.socket.destroy();
+    // After refused() the connection is already ending with its 400: let that reach the client.
+    if (!this.refusedByConnection) this.socket.destroy();
   }
+
+  private refusedByConnection = false;
 
   /** The connection answered for the handler (its request did not parse): what it writes goes nowhere. */
   refused(): void {
+    this.refusedByConnection = true;
     this.headersSent = true;
     this.writableEnded = true;
   }
