@@ -151,12 +151,6 @@ class Connection {
   ) {
     this.socket = socket;
     const parser = newParser(HTTPParser.RESPONSE);
-    // Each message's first byte: one that starts after the answer was complete (or with no request
-    // out) is a leftover, even when it is too short for the parser to report anything else.
-    parser[HTTPParser.kOnMessageBegin] = () => {
-      const ex = this.exchange;
-      if (!ex || ex.complete) this.unexpected = true;
-    };
     onHeads(parser, (head) => this.onHead(head.raw, head.status, head.keepAlive));
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
       const ex = this.exchange;
@@ -171,7 +165,13 @@ class Connection {
       const ex = this.exchange;
       if (!ex) return;
       if (ex.informational) ex.informational = false;
-      else ex.complete = true;
+      else {
+        ex.complete = true;
+        // From here until the next request is written, a message that begins is a leftover, even
+        // one too short for the parser to report anything else. (Set only now: node calls it
+        // only when it is a function, which spares a call per answer.)
+        parser[HTTPParser.kOnMessageBegin] = this.onLeftover;
+      }
     };
     this.parser = parser;
     socket.on('data', (data: Buffer) => {
@@ -247,9 +247,14 @@ class Connection {
     }
   }
 
+  private readonly onLeftover = (): void => {
+    this.unexpected = true;
+  };
+
   /** Write the request on this connection. */
   start(ex: Exchange): void {
     this.exchange = ex;
+    this.parser[HTTPParser.kOnMessageBegin] = undefined;
     const { head } = ex;
     ex.sentAt = Date.now();
     const { socket } = this;
