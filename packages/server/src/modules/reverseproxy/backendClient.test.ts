@@ -253,4 +253,105 @@ describe('BackendPool', () => {
       code: 'EUPGRADEREFUSED',
     });
   });
+  it('makes the framing itself: Content-Length / Transfer-Encoding in the headers are not written', async () => {
+    const heads: string[] = [];
+    const pool = await serve((socket) =>
+      onRequests(socket, (head) => {
+        heads.push(head);
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+      }),
+    );
+    const sized = await send(pool, {
+      method: 'POST',
+      headers: { host: 'b', 'content-length': '3', 'transfer-encoding': 'chunked' },
+      body: Readable.from([Buffer.from('0123456789')]),
+      bodyLength: 10,
+    });
+    expect(sized.status).toBe(200);
+    expect(heads[0].toLowerCase().split('\r\n').slice(1).sort()).toEqual(['content-length: 10', 'host: b']);
+    // No body: no framing field at all, whatever the headers say.
+    await send(pool, { headers: { host: 'b', 'content-length': '5' } });
+    expect(heads[1].toLowerCase()).not.toMatch(/content-length|transfer-encoding/);
+    const bad = await send(pool, { method: 'POST', body: null, bodyLength: 5 });
+    expect(bad.error?.code).toBe('EINVALIDREQUEST');
+  });
+
+  for (const [what, parts] of [
+    ['longer', ['0123456789', 'GET /smuggled HTTP/1.1\r\nHost: b\r\n\r\n']],
+    ['shorter', ['01234']],
+  ] as const) {
+    it(`fails an exchange whose body is ${what} than its Content-Length, and closes the connection`, async () => {
+      const seen: string[] = [];
+      let closed = 0;
+      const pool = await serve((socket) => {
+        socket.on('close', () => closed++);
+        socket.on('data', (d) => seen.push(d.toString('latin1')));
+      });
+      const r = await send(pool, {
+        method: 'POST',
+        headers: { host: 'b' },
+        body: Readable.from(parts.map((p) => Buffer.from(p))),
+        bodyLength: 10,
+      });
+      expect(r.error?.code).toBe('EBODYLENGTH');
+      expect(seen.join('')).not.toContain('/smuggled');
+      await expect.poll(() => closed).toBe(1);
+    });
+  }
+
+  for (const [what, extra, method] of [
+    ['a second answer', 'HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\npoisoned', 'GET'],
+    ['part of a second answer', 'HTTP/1.1 200 OK\r\nConte', 'GET'],
+    ['garbage', '\x01\x02garbage', 'GET'],
+    ['a body on a HEAD answer', 'HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\npoisoned', 'HEAD'],
+  ] as const) {
+    it(`passes a whole answer followed by ${what} on, and never reuses that connection`, async () => {
+      let connections = 0;
+      const pool = await serve((socket, index) => {
+        connections++;
+        onRequests(socket, (_h, _b, nth) =>
+          socket.write(
+            index === 0 && nth === 0
+              ? `HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n${method === 'HEAD' ? '' : 'first'}${extra}`
+              : `HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nc${index}r${nth}`,
+          ),
+        );
+      });
+      const first = await send(pool, { method });
+      expect(first.error).toBeUndefined();
+      expect(first.body).toBe(method === 'HEAD' ? '' : 'first');
+      const next = await send(pool, {});
+      expect(next.body).toBe('c1r0');
+      expect(connections).toBe(2);
+    });
+  }
+
+  it('closes a kept-alive connection that sends bytes while no request is out', async () => {
+    let sock: net.Socket | undefined;
+    let connections = 0;
+    const pool = await serve((socket) => {
+      connections++;
+      sock ??= socket;
+      onRequests(socket, () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+    });
+    expect((await send(pool, {})).body).toBe('ok');
+    const closed = new Promise((r) => sock?.once('close', r));
+    sock?.write('HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\npoisoned');
+    await closed;
+    expect((await send(pool, {})).body).toBe('ok');
+    expect(connections).toBe(2);
+  });
+
+  it('does not reuse a connection whose answer lists its own framing in Connection', async () => {
+    let connections = 0;
+    const pool = await serve((socket) => {
+      connections++;
+      onRequests(socket, () =>
+        socket.write('HTTP/1.1 200 OK\r\nConnection: Content-Length\r\nContent-Length: 2\r\n\r\nok'),
+      );
+    });
+    expect((await send(pool, {})).body).toBe('ok');
+    expect((await send(pool, {})).body).toBe('ok');
+    expect(connections).toBe(2);
+  });
 });

@@ -255,7 +255,17 @@ export class DirectResponse extends EventEmitter {
   }
 
   destroy(): void {
-    this.socket.destroy();
+    // After refused() the connection is already ending with its 400: let that reach the client.
+    if (!this.refusedByConnection) this.socket.destroy();
+  }
+
+  private refusedByConnection = false;
+
+  /** The connection answered for the handler (its request did not parse): what it writes goes nowhere. */
+  refused(): void {
+    this.refusedByConnection = true;
+    this.headersSent = true;
+    this.writableEnded = true;
   }
 }
 
@@ -353,13 +363,24 @@ class DirectConnection {
     if (this.held && !this.exchange) this.next();
   };
 
+  /**
+   * The client's bytes do not parse (a bad head, or a bad chunk in a body being forwarded): 400
+   * (431 for a head too large) when no answer has started, then the connection closes. A body
+   * being forwarded is cut off ('aborted'): the back-end connection it was going to is closed.
+   */
   private refuse(err: ParseError): void {
-    if (this.exchange || this.socket.destroyed) {
+    const ex = this.exchange;
+    if (this.socket.destroyed || ex?.res.headersSent) {
       this.socket.destroy();
       return;
     }
+    if (ex) ex.res.refused();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     this.socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    if (ex && !ex.req.complete) {
+      ex.req.emit('aborted');
+      ex.req.destroy();
+    }
   }
 
   private readonly onEnd = (): void => {

@@ -105,7 +105,12 @@ function answerHeaders(s: ReverseproxyService, origin: string | undefined): Reco
   let own = ownAnswerHeaders.get(s);
   if (!own) {
     const h: Record<string, string> = {};
-    for (const { name, value } of s.responseHeaders) h[name.toLowerCase()] = value;
+    for (const { name, value } of s.responseHeaders) {
+      const lower = name.toLowerCase();
+      // The answer's framing is the server's to state (a custom Content-Length would split answers).
+      if (lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection') continue;
+      h[lower] = value;
+    }
     const cache = cacheControl(s);
     if (cache) h['cache-control'] = cache;
     own = Object.freeze(h);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type http2 from 'node:http2';
 import net from 'node:net';
+import type stream from 'node:stream';
 import tls from 'node:tls';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
@@ -108,11 +109,11 @@ export class RuleListener {
     const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     this.plain.on('upgrade', this.onUpgrade);
-    this.plain.on('clientError', (_err, socket) => socket.destroy());
+    this.plain.on('clientError', refuseClient);
     // HTTP/1.1 over TLS: node:http on the decrypted socket.
     const tlsHttp = http.createServer({ keepAliveTimeout: 65_000 }, handler);
     tlsHttp.on('upgrade', this.onUpgrade);
-    tlsHttp.on('clientError', (_err, socket) => socket.destroy());
+    tlsHttp.on('clientError', refuseClient);
     const onStream = this.onStream;
     this.secure = tls.createServer(
       {
@@ -244,6 +245,19 @@ export class RuleListener {
       for (const s of this.sockets) s.destroy();
     });
   }
+}
+
+/**
+ * A request node:http could not parse (bad framing, obs-fold, bare LF, …): 400 (431 for a head
+ * too large) and close, as the direct path answers, unless an answer has started on the socket.
+ */
+function refuseClient(err: NodeJS.ErrnoException, socket: stream.Duplex): void {
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !answering?.headersSent && err.code !== 'ECONNRESET') {
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    socket.once('finish', () => socket.destroy());
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  } else socket.destroy();
 }
 
 function sameOptions(a: ListenerOptions, b: ListenerOptions): boolean {

@@ -22,6 +22,8 @@ interface LlhttpClass {
   new (): Llhttp;
   REQUEST: number;
   RESPONSE: number;
+  /** Called at a message's first byte (Node ≥ 18; older ones never call it). */
+  kOnMessageBegin: number;
   kOnHeaders: number;
   kOnHeadersComplete: number;
   kOnBody: number;

@@ -1,5 +1,9 @@
+import { reverseproxyDefaultRuleSchema } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { responseHeadersOf } from './proxy.js';
+import { StreamRequest } from './h2/stream.js';
+import type { AnyRequest } from './listener.js';
+import { bodyFraming, type ProxyContext, responseHeadersOf, upstreamHeaders } from './proxy.js';
+import type { Target } from './targets.js';
 
 const raw = (...pairs: string[]) => pairs;
 
@@ -32,5 +36,79 @@ describe('responseHeadersOf', () => {
       ),
     );
     expect(h).toEqual({ etag: '"x"' });
+  });
+});
+
+describe('Connection cannot remove what the message depends on', () => {
+  it('keeps Content-Length, Transfer-Encoding, Host, Upgrade and forwarded fields in an answer', () => {
+    const h = responseHeadersOf(raw('Connection', 'Content-Length, X-Hop', 'Content-Length', '5', 'X-Hop', '1'));
+    expect(h).toEqual({ 'content-length': '5' });
+  });
+
+  it('towards the back end: only extension fields go; framing is never passed, the proxy states it', () => {
+    const service = reverseproxyDefaultRuleSchema.parse({
+      clientIp: { fromHeaders: true, trustedProxies: ['10.0.0.1'], addForwardedHeaders: true },
+    });
+    const ctx = {
+      service,
+      peer: '10.0.0.1',
+      clientIp: '192.0.2.7',
+      scheme: 'https',
+      host: 'site.test',
+    } as ProxyContext;
+    const target = { origin: 'http://b:80', basePath: '', hostPort: 'b:80' } as Target;
+    const h = upstreamHeaders(
+      {
+        headers: {
+          connection: 'Content-Length, Transfer-Encoding, Host, Upgrade, X-Forwarded-For, X-Real-IP, X-Hop',
+          'content-length': '36',
+          'transfer-encoding': 'chunked',
+          'x-forwarded-for': '192.0.2.7',
+          'x-hop': '1',
+          'x-kept': '2',
+        },
+      },
+      ctx,
+      target,
+    );
+    expect(h).toEqual({
+      'x-kept': '2',
+      'x-forwarded-for': '192.0.2.7, 10.0.0.1',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'site.test',
+      'x-real-ip': '192.0.2.7',
+      host: 'site.test',
+    });
+  });
+});
+
+describe('bodyFraming', () => {
+  const h1 = (headers: Record<string, string>, method = 'POST', httpVersion = '1.1') =>
+    ({ headers, method, httpVersion }) as unknown as AnyRequest;
+  const h2 = (headers: Record<string, string>, method = 'POST') =>
+    new StreamRequest(method, '/', headers, {} as never, {} as never) as unknown as AnyRequest;
+
+  it.each([
+    ['chunked', h1({ 'transfer-encoding': 'chunked' }), { hasBody: true }],
+    ['CHUNKED', h1({ 'transfer-encoding': 'CHUNKED' }), { hasBody: true }],
+    ['a length', h1({ 'content-length': '10' }), { hasBody: true, bodyLength: 10 }],
+    ['length 0', h1({ 'content-length': '0' }), { hasBody: false, bodyLength: 0 }],
+    ['no framing on HTTP/1.1', h1({}), { hasBody: false }],
+    ['HTTP/2 POST without a length', h2({}), { hasBody: true }],
+    ['HTTP/2 GET without a length', h2({}, 'GET'), { hasBody: false }],
+    ['HTTP/2 with a length', h2({ 'content-length': '4' }), { hasBody: true, bodyLength: 4 }],
+  ])('%s', (_name, req, expected) => {
+    expect(bodyFraming(req)).toEqual(expected);
+  });
+
+  it.each([
+    ['gzip, chunked', h1({ 'transfer-encoding': 'gzip, chunked' }), 501],
+    ['identity', h1({ 'transfer-encoding': 'identity' }), 501],
+    ['chunked on HTTP/1.0', h1({ 'transfer-encoding': 'chunked' }, 'POST', '1.0'), 400],
+    ['a comma-listed length', h1({ 'content-length': '5, 5' }), 400],
+    ['a signed length', h1({ 'content-length': '+5' }), 400],
+    ['a huge length', h1({ 'content-length': '9999999999999999999' }), 400],
+  ])('refuses %s', (_name, req, status) => {
+    expect(bodyFraming(req).refused?.[0]).toBe(status);
   });
 });

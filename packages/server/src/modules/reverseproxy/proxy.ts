@@ -6,7 +6,7 @@ import { isAdminTarget, RELAY_HEADER, relayValue } from '../../core/http/adminRe
 import { BackendPool } from './backendClient.js';
 import { DirectResponse } from './directHttp1.js';
 import { peerIsTrusted } from './filters.js';
-import { bodyOf, type StreamRequest, type StreamResponse } from './h2/stream.js';
+import { bodyOf, StreamRequest, type StreamResponse } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { llhttpProblem } from './llhttp.js';
 import { type BackendConnections, NodeHttpBackend } from './nodeHttpBackend.js';
@@ -31,6 +31,12 @@ const HOP_BY_HOP = new Set([
   // Who the client is, for our own admin listener only (adminRelay.ts): never taken from a client.
   RELAY_HEADER,
 ]);
+/**
+ * Not passed from the client's head to the back end: hop-by-hop, and Content-Length, as the
+ * back-end client states the framing of the body it actually sends (backendClient.ts headOf).
+ * (An answer's Content-Length is passed on: llhttp hands over exactly that many bytes.)
+ */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'content-length']);
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -46,13 +52,20 @@ type Headers = Record<string, string | string[] | undefined>;
 /** Headers only a trusted proxy may send us (who the client is); dropped from anyone else. */
 const FORWARDED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'forwarded']);
 
+/**
+ * Names a `Connection` field may not remove (issue 12 §1): the message's framing and Host, the
+ * upgrade handshake (handled on its own), and the forwarded fields (a client listing
+ * X-Forwarded-For would strip what a trusted proxy in front of us added, and pass for it).
+ */
+const NEVER_LISTED = new Set(['content-length', 'transfer-encoding', 'host', 'upgrade', ...FORWARDED]);
+
 /** Further hop-by-hop names a `Connection` header lists (undefined when it lists none). */
 function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
   if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   let listed: Set<string> | undefined;
   for (const n of String(value).split(',')) {
     const name = n.trim().toLowerCase();
-    if (!name || name === 'keep-alive' || name === 'close') continue;
+    if (!name || name === 'keep-alive' || name === 'close' || NEVER_LISTED.has(name)) continue;
     listed ??= new Set();
     listed.add(name);
   }
@@ -151,7 +164,7 @@ export function upstreamHeaders(
     const v = incoming[key];
     if (v === undefined) continue;
     const name = key.toLowerCase();
-    if (name.charCodeAt(0) === 58 /* ':' */ || HOP_BY_HOP.has(name) || listed?.has(name)) continue;
+    if (name.charCodeAt(0) === 58 /* ':' */ || NOT_FORWARDED.has(name) || listed?.has(name)) continue;
     if (!trusted && FORWARDED.has(name)) continue;
     h[name] = v;
   }
@@ -266,16 +279,58 @@ class Attempt {
   }
 }
 
+/** A request body as the proxy will frame it towards the back end, or why it is refused. */
+interface BodyFraming {
+  hasBody: boolean;
+  /** Content-Length to send (the body must bring exactly that); undefined = chunked, or no body. */
+  bodyLength?: number;
+  refused?: [status: number, text: string];
+}
+
+const NO_BODY: BodyFraming = { hasBody: false };
+const CHUNKED_BODY: BodyFraming = { hasBody: true };
+
+/**
+ * How the client framed its body (the parsers have already refused what is ambiguous: CL with
+ * TE, two lengths, obs-fold, bare LF, bad chunks). Only "chunked" is a transfer coding we pass
+ * on, as nginx does (501 for others: we would have to forward the coding, and a back end that
+ * reads "gzip, chunked" otherwise than we do is a smuggling vector); HTTP/1.0 has no chunked
+ * (RFC 9112 §6.1: faulty framing, 400). HTTP/2 frames with DATA: a length, if given, was checked
+ * against the DATA by the engine, and without one a body other than on GET / HEAD goes chunked.
+ */
+export function bodyFraming(req: AnyRequest): BodyFraming {
+  const { headers } = req;
+  const length = headers['content-length'];
+  const te = headers['transfer-encoding'];
+  if (te !== undefined) {
+    if (req.httpVersion === '1.0')
+      return { hasBody: false, refused: [400, 'Transfer-Encoding in an HTTP/1.0 request.'] };
+    if (String(te).trim().toLowerCase() !== 'chunked')
+      return { hasBody: false, refused: [501, 'Transfer-Encoding other than chunked is not supported.'] };
+    return CHUNKED_BODY;
+  }
+  if (length !== undefined) {
+    if (typeof length !== 'string' || !/^\d{1,15}$/.test(length))
+      return { hasBody: false, refused: [400, 'Invalid Content-Length.'] };
+    return length === '0' ? { hasBody: false, bodyLength: 0 } : { hasBody: true, bodyLength: Number(length) };
+  }
+  if (req instanceof StreamRequest && req.method !== 'GET' && req.method !== 'HEAD') return CHUNKED_BODY;
+  return NO_BODY;
+}
+
+/** Failures that are the request's fault: 400, not 502. */
+const REQUEST_ERRORS = new Set(['EBODYLENGTH', 'EINVALIDREQUEST']);
+
 /** Stream the request to a back end and the answer back; fail over on connect errors; 502 page at the end. */
 export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: ProxyContext): Promise<void> {
   const s = ctx.service;
-  // A body is there when the client framed one; HTTP/2 requests other than GET and HEAD may
-  // carry one without a length (then it goes chunked).
-  const length = req.headers['content-length'];
-  const chunked = req.headers['transfer-encoding'] !== undefined;
-  const hasBody = chunked || (length !== undefined ? length !== '0' : req.method !== 'GET' && req.method !== 'HEAD');
-  const bodyLength = hasBody && !chunked && length !== undefined ? Number(length) : undefined;
+  const { hasBody, bodyLength, refused } = bodyFraming(req);
+  if (refused) {
+    ctx.onError(`refused ${refused[0]}: ${refused[1]}`);
+    return sendPage(res, refused[0], refused[1], ctx.responseHeaders, req.method === 'HEAD');
+  }
   let clientGone = false;
+  let requestFault = false;
   let attempt: Attempt | undefined;
   // 'close' comes once per response: `on` spares the once-wrapper and its removal per request.
   res.on('close', () => {
@@ -289,7 +344,6 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     const err = await new Promise<Error | undefined>((resolve) => {
       attempt = new Attempt(res, ctx.responseHeaders, resolve);
       const headers = upstreamHeaders(req, ctx, target);
-      if (hasBody && bodyLength === undefined) headers['transfer-encoding'] = 'chunked';
       pool.request(
         {
           path: target.basePath + pathOf(req),
@@ -304,15 +358,39 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     if (attempt?.answered) backendAnswered(ctx, target);
     if (!err || clientGone) return; // answered, or nobody is left to answer
     const code = attemptFailed(ctx, target, err, 'proxy error', attempt?.answered);
+    requestFault = REQUEST_ERRORS.has(String(code));
     // Fail over only while nothing was answered and nothing of the request body was read.
     const bodyUntouched = !hasBody || !(req as { readableDidRead?: boolean }).readableDidRead;
     if (attempt?.answered || res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(code))) break;
   }
   if (res.headersSent) res.destroy();
-  else sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders, req.method === 'HEAD');
+  else if (requestFault) {
+    // (A body left unread closes the client's connection after this: the direct path and node:http see to it.)
+    sendPage(res, 400, 'The request body does not match its framing.', ctx.responseHeaders, req.method === 'HEAD');
+  } else sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders, req.method === 'HEAD');
 }
 
-/** WebSocket (or other Upgrade) through to the back end: 101 back to the client, then raw bytes both ways. */
+const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+/** The Sec-WebSocket-Accept that answers `key` (RFC 6455 §4.2.2). */
+const acceptFor = (key: string) =>
+  createHash('sha1')
+    .update(key + WEBSOCKET_GUID)
+    .digest('base64');
+
+/** The accept field of a back end's 101, if it matches `key`. */
+function acceptMatches(raw: string[], key: string): boolean {
+  const i = raw.findIndex((v, n) => n % 2 === 0 && v.toLowerCase() === 'sec-websocket-accept');
+  return i >= 0 && raw[i + 1] === acceptFor(key);
+}
+
+/**
+ * WebSocket through to the back end: 101 back to the client, then raw bytes both ways. Only
+ * WebSocket, and only a 101 that answers the client's key: after a 101 the bytes are no longer
+ * read by us, so an upgrade the back end did not really make (another protocol such as h2c, or a
+ * 101 from a back end that goes on speaking HTTP) would let the client send requests that skip
+ * the rule's filters ("h2c / WebSocket smuggling").
+ */
 export async function proxyUpgrade(
   req: http.IncomingMessage,
   socket: net.Socket,
@@ -320,18 +398,30 @@ export async function proxyUpgrade(
   ctx: ProxyContext,
 ): Promise<void> {
   const s = ctx.service;
+  const key = req.headers['sec-websocket-key'];
+  if (String(req.headers.upgrade).toLowerCase() !== 'websocket' || typeof key !== 'string' || !key) {
+    ctx.onError(
+      `refused upgrade to ${JSON.stringify(String(req.headers.upgrade)).slice(0, 40)}: only WebSocket is passed on`,
+    );
+    socket.end(
+      'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\n\r\nOnly WebSocket upgrades are passed on.\n',
+    );
+    return;
+  }
   for (const target of order(s)) {
     try {
       const headers = upstreamHeaders(req, ctx, target);
       headers.connection = 'upgrade';
-      headers.upgrade = String(req.headers.upgrade ?? 'websocket');
+      headers.upgrade = 'websocket';
       const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + (req.url ?? '/'), headers);
       backendAnswered(ctx, target);
-      const lines = [
-        'HTTP/1.1 101 Switching Protocols',
-        'Connection: Upgrade',
-        `Upgrade: ${req.headers.upgrade ?? 'websocket'}`,
-      ];
+      if (!acceptMatches(up.raw, key)) {
+        up.socket.destroy();
+        const e = new Error('the back end answered the upgrade without the right Sec-WebSocket-Accept');
+        (e as NodeJS.ErrnoException).code = 'EBADANSWER';
+        throw e;
+      }
+      const lines = ['HTTP/1.1 101 Switching Protocols', 'Connection: Upgrade', 'Upgrade: websocket'];
       for (let i = 0; i + 1 < up.raw.length; i += 2) {
         const k = up.raw[i].toLowerCase();
         if (k === 'connection' || k === 'upgrade') continue;
@@ -356,8 +446,6 @@ export async function proxyUpgrade(
   );
 }
 
-const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
-
 /**
  * WebSocket over HTTP/2 (RFC 8441): the client's extended CONNECT stream becomes an HTTP/1.1
  * upgrade towards the back end, which never sees HTTP/2. The key the back end's accept must
@@ -378,11 +466,7 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       headers['sec-websocket-version'] ??= '13';
       const up = await ctx.backends.poolOf(target, s).upgrade(target.basePath + req.url, headers);
       backendAnswered(ctx, target);
-      const accept = up.raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === 'sec-websocket-accept');
-      const expected = createHash('sha1')
-        .update(key + WEBSOCKET_GUID)
-        .digest('base64');
-      if (accept < 0 || up.raw[accept + 1] !== expected) {
+      if (!acceptMatches(up.raw, key)) {
         up.socket.destroy();
         const e = new Error('the back end answered the upgrade without the right Sec-WebSocket-Accept');
         (e as NodeJS.ErrnoException).code = 'EBADANSWER';
