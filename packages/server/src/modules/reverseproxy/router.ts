@@ -1,4 +1,5 @@
 import type { ReverseproxyRule, ReverseproxyService, ReverseproxySubRule } from '@lucky/shared';
+import { hostHeaderOk } from '../../core/http/canonicalPath.js';
 
 /** What answers a request: a sub rule, or the rule's default rule (key `default`). */
 export interface Site {
@@ -20,6 +21,18 @@ export function hostOf(hostHeader: string | undefined): string {
   lastHeader = hostHeader;
   lastHost = h.replace(/\.$/, '');
   return lastHost;
+}
+
+let lastChecked: string | undefined;
+let lastValid = true;
+
+/** Is the Host header a host name or address (cached like hostOf: a busy site repeats it)? */
+export function hostValid(hostHeader: string): boolean {
+  if (hostHeader !== lastChecked) {
+    lastChecked = hostHeader;
+    lastValid = hostHeaderOk(hostHeader);
+  }
+  return lastValid;
 }
 
 /** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
