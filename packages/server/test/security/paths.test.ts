@@ -80,19 +80,26 @@ interface Answer {
 }
 
 /** One HTTP/1.1 request written byte for byte; the connection closes after the answer. */
-function rawH1(target: string, host: string, headers: Record<string, string> = {}): Promise<Answer> {
+function rawH1(target: string, host: string, headers: Record<string, string> = {}, version = '1.1'): Promise<Answer> {
+  let head = `GET ${target.replace('HOST', host)} HTTP/${version}\r\nHost: ${host}\r\nConnection: close\r\n`;
+  for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+  return rawRequest(`${head}\r\n`);
+}
+
+/** `head` as it is on a new connection; the answer up to the close (or the first answer's head, for an upgrade). */
+function rawRequest(head: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    let head = `GET ${target.replace('HOST', host)} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n`;
-    for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
-    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${target}`)));
-    socket.on('connect', () => socket.write(`${head}\r\n`, 'latin1'));
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${head.split('\r\n')[0]}`)));
+    socket.on('connect', () => socket.write(head, 'latin1'));
     socket.on('data', (d) => chunks.push(d));
     socket.on('error', reject);
     socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('latin1');
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      let text = Buffer.concat(chunks).toString('latin1');
+      // Interim answers (100 Continue) first.
+      while (/^HTTP\/1\.[01] 1\d\d /.test(text)) text = text.slice(text.indexOf('\r\n\r\n') + 4);
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);
       const location = /\r\nlocation: ([^\r]*)/i.exec(text)?.[1];
       resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4), location });
     });
@@ -254,5 +261,33 @@ describe.each(transports)('encoding corpus over $name', ({ send, h2: isH2 }) => 
         expect(a.location, host).toBeUndefined();
       }
     }
+  }, 20_000);
+});
+
+describe('the other HTTP/1 entry points decide on the same path', () => {
+  const sample = corpus.filter((v) => !v.h1only && v.target !== '*' && !v.target.includes('\\'));
+
+  it('HTTP/1.0 and Expect (node:http path): 401 or 400, never the file', async () => {
+    for (const v of sample) {
+      for (const a of [
+        await rawH1(v.target, 'files.test', {}, '1.0'),
+        await rawH1(v.target, 'files.test', { expect: '100-continue' }),
+      ]) {
+        expect(a.body, v.target).not.toContain(SECRET);
+        expect(a.status, v.target).toBe(v.want === 'bad' ? 400 : 401);
+      }
+    }
+  }, 20_000);
+
+  it('WebSocket upgrade: 401 or 400, the back end sees nothing', async () => {
+    seen.length = 0;
+    for (const v of sample) {
+      const a = await rawRequest(
+        `GET ${v.target} HTTP/1.1\r\nHost: proxy.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+      expect(a.status, v.target).toBe(v.want === 'bad' ? 400 : 401);
+    }
+    expect(seen).toEqual([]);
   }, 20_000);
 });

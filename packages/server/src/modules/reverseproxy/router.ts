@@ -1,5 +1,5 @@
 import type { ReverseproxyRule, ReverseproxyService, ReverseproxySubRule } from '@lucky/shared';
-import { hostHeaderOk } from '../../core/http/canonicalPath.js';
+import { canonicalPath, decisionPath, hostHeaderOk } from '../../core/http/canonicalPath.js';
 
 /** What answers a request: a sub rule, or the rule's default rule (key `default`). */
 export interface Site {
@@ -33,6 +33,15 @@ export function hostValid(hostHeader: string): boolean {
     lastValid = hostHeaderOk(hostHeader);
   }
   return lastValid;
+}
+
+/**
+ * A configured prefix in the form request paths are compared in (`/%61pi//v1` → `/api/v1`, hex
+ * upper case, `;` parameters cut), made once per config; one the rule refuses stays as written.
+ */
+export function prefixForm(prefix: string): string {
+  const c = canonicalPath(prefix);
+  return typeof c === 'string' ? decisionPath(c) : prefix;
 }
 
 /** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
@@ -85,5 +94,5 @@ export class RouteTable {
 }
 
 function siteOf(sub: ReverseproxySubRule): Site {
-  return { key: sub.key, service: sub, pathPrefix: sub.pathPrefix || '/' };
+  return { key: sub.key, service: sub, pathPrefix: prefixForm(sub.pathPrefix || '/') };
 }
