@@ -194,7 +194,9 @@ export function createHandlers(getState: () => RuleState) {
     const extra = answerHeaders(p.s, req.headers.origin as string | undefined);
     const refused = refusal(p, req);
     if (refused) {
-      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${p.vars.url}`);
+      // A refused target is logged as sent (cut short) with the reason, so the admin sees what was tried.
+      const what = p.bad ? `${(req.url ?? '').slice(0, 256)} (${p.bad.reason})` : p.vars.url;
+      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${what}`);
       return sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
     }
     if (req.method === 'OPTIONS' && p.s.cors.enable && req.headers['access-control-request-method']) {
