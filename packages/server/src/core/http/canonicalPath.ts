@@ -53,13 +53,14 @@ function unreserved(b: number): boolean {
  * `#`, a byte outside visible ASCII, `//`, or a segment starting with `.` (a possible dot segment).
  */
 function needsWork(path: string): boolean {
-  if (path.charCodeAt(0) !== 0x2f) return true;
-  for (let i = 0; i < path.length; i++) {
+  const len = path.length;
+  if (len === 0 || path.charCodeAt(0) !== 0x2f) return true;
+  let prev = 0x2f;
+  for (let i = 1; i < len; i++) {
     const c = path.charCodeAt(i);
-    if (c === 0x2f) {
-      const n = path.charCodeAt(i + 1);
-      if (n === 0x2f || n === 0x2e) return true;
-    } else if (c === 0x25 || c === 0x5c || c === 0x3b || c === 0x23 || c < 0x21 || c > 0x7e) return true;
+    if (prev === 0x2f && (c === 0x2f || c === 0x2e)) return true;
+    if (c === 0x25 || c === 0x5c || c === 0x3b || c === 0x23 || c < 0x21 || c > 0x7e) return true;
+    prev = c;
   }
   return false;
 }
