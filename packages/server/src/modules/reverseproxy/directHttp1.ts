@@ -81,7 +81,8 @@ export class DirectRequest extends Readable {
   constructor(
     readonly socket: net.Socket,
     readonly method: string,
-    readonly url: string,
+    /** Written once by handler.ts with the canonical target, which is what the back end gets. */
+    public url: string,
     readonly rawHeaders: string[],
     headers: Record<string, string>,
   ) {
@@ -110,7 +111,8 @@ export class BodilessRequest extends EventEmitter {
   constructor(
     readonly socket: net.Socket,
     readonly method: string,
-    readonly url: string,
+    /** Written once by handler.ts with the canonical target, which is what the back end gets. */
+    public url: string,
     readonly rawHeaders: string[],
     headers: Record<string, string>,
   ) {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type http from 'node:http';
 import type { ReverseproxyService } from '@lucky/shared';
+import { sameSiteLocation } from '../../core/http/canonicalPath.js';
 import { FileCache } from './fileCache.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
@@ -20,9 +21,11 @@ function mountFor(s: ReverseproxyService, urlPath: string) {
 const cache = new FileCache();
 
 /**
- * Static files from local mounts. The path is confined three ways: decoded
- * segments may not be `..` (so `%2e%2e` is refused too), the joined path must
- * stay under the mount, and its real path (symlinks resolved) must too.
+ * Static files from local mounts. `rawPath` is the request's canonical path (handler.ts, core/http/
+ * canonicalPath.ts: no `//`, no dot segments, no encoded `/` `\` or NUL), the one basic auth and the
+ * filters looked at; `query` is the query as sent ('' or `?…`). The path is still confined three
+ * ways: decoded segments may not be `..` or `.`, the joined path must stay under the mount, and
+ * its real path (symlinks resolved) must too.
  * Lookups are cached for a second (fileCache.ts); small files are answered from memory.
  */
 export async function serveFiles(
@@ -30,13 +33,12 @@ export async function serveFiles(
   res: AnyResponse,
   s: ReverseproxyService,
   extraHeaders: Record<string, string>,
+  rawPath: string,
+  query: string,
 ): Promise<void> {
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return sendPage(res, 405, '', { allow: 'GET, HEAD', ...extraHeaders });
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const rawPath = q < 0 ? url : url.slice(0, q);
   const mount = mountFor(s, rawPath);
   if (!mount) return sendPage(res, 404, '', extraHeaders, head);
   const base = mount.urlPath.endsWith('/') ? mount.urlPath.slice(0, -1) : mount.urlPath;
@@ -60,7 +62,8 @@ export async function serveFiles(
   // A directory: slash first, then the homepage, then the listing if it is on.
   if (!rawPath.endsWith('/')) {
     (res as http.ServerResponse).writeHead(301, {
-      location: `${rawPath}/${q < 0 ? '' : url.slice(q)}`,
+      // The canonical path has no `//`, and sameSiteLocation makes sure: never `//evil.com/`.
+      location: sameSiteLocation(`${rawPath}/${query}`),
       ...extraHeaders,
     });
     res.end();

@@ -31,6 +31,12 @@ describe('filters', () => {
     expect(basicAuthFails(s, '/admin', basic('u', 'p'))).toBe(true);
   });
 
+  it('basic-auth paths are compared in the canonical form requests are', () => {
+    const s = svc({ basicAuth: { enable: true, user: 'u', password: 'p', paths: ['/%61dmin//area;x'] } });
+    expect(basicAuthFails(s, '/admin/area/x', undefined)).toBe(true);
+    expect(basicAuthFails(s, '/admin/other', undefined)).toBe(false);
+  });
+
   it('client IP from headers only from trusted proxies', () => {
     const s = svc({ clientIp: { fromHeaders: true, trustedProxies: ['10.0.0.1'] } });
     expect(clientIpOf(s, '10.0.0.1', { 'x-forwarded-for': '1.1.1.1' })).toBe('1.1.1.1');

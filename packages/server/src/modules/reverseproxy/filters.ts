@@ -2,12 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ReverseproxyService } from '@lucky/shared';
 import { normalizeIp, resolveClientIp } from '../../core/http/clientIp.js';
 import { createIpMatcher } from '../../core/net/lan.js';
-import { underPrefix } from './router.js';
+import { prefixForm, underPrefix } from './router.js';
 
 interface Compiled {
   trusted: (ip: string) => boolean;
   ipList: (ip: string) => boolean;
   ua: string[];
+  /** Basic-auth paths in the canonical form requests are compared in. */
+  authPaths: string[];
 }
 
 const compiled = new WeakMap<ReverseproxyService, Compiled>();
@@ -20,6 +22,7 @@ function compile(s: ReverseproxyService): Compiled {
       trusted: createIpMatcher(s.clientIp.trustedProxies),
       ipList: createIpMatcher(s.ipFilter.list),
       ua: s.uaFilter.list.map((x) => x.toLowerCase()).filter(Boolean),
+      authPaths: s.basicAuth.paths.map(prefixForm),
     };
     compiled.set(s, c);
   }
@@ -63,11 +66,15 @@ const eq = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-/** Basic auth: undefined = passes, else the reason it failed (the caller answers 401). */
+/**
+ * Basic auth: true when the request must be answered 401. `path` is the request's decision path
+ * (handler.ts: canonical, `;` parameters cut), compared with the listed paths in the same form.
+ */
 export function basicAuthFails(s: ReverseproxyService, path: string, authorization: string | undefined): boolean {
   const a = s.basicAuth;
   if (!a.enable || !a.user) return false;
-  if (a.paths.length > 0 && !a.paths.some((p) => underPrefix(path, p))) return false;
+  const paths = a.paths.length > 0 ? compile(s).authPaths : a.paths;
+  if (paths.length > 0 && !paths.some((p) => underPrefix(path, p))) return false;
   const m = /^Basic\s+(\S+)$/i.exec(authorization ?? '');
   if (!m) return true;
   const text = Buffer.from(m[1], 'base64').toString('utf8');

@@ -2,6 +2,13 @@ import type http from 'node:http';
 import type net from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ReverseproxyService } from '@lucky/shared';
+import {
+  canonicalPath,
+  decisionPath,
+  PathRefusal,
+  sameSiteLocation,
+  splitTarget,
+} from '../../core/http/canonicalPath.js';
 import { normalizeIp } from '../../core/http/clientIp.js';
 import { peerAddress } from '../../core/http/proxyProtocol.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
@@ -11,7 +18,7 @@ import type { StreamRequest, StreamResponse } from './h2/stream.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { expandVars, type RequestVars, sendPage } from './pages.js';
 import { type Backends, type ProxyContext, proxyRequest, proxyTunnel, proxyUpgrade } from './proxy.js';
-import { hostOf, type RouteTable, type Site } from './router.js';
+import { hostOf, hostValid, type RouteTable, type Site } from './router.js';
 
 /** What a rule's handlers read per request; replaced whole on reload. */
 export interface RuleState {
@@ -28,7 +35,13 @@ interface Prepared {
   peer: string;
   host: string;
   scheme: 'http' | 'https';
+  /** The path routing, filters and auth compare (canonical, `;` parameters cut; see core/http/canonicalPath.ts). */
+  match: string;
+  /** Why the request target is refused with 400 (then nothing else is decided on it). */
+  bad: PathRefusal | undefined;
 }
+
+const BAD_HOST = new PathRefusal('Host: not a host name or address');
 
 /**
  * A request's values for templates and logs. A class, not an object literal: a literal with a
@@ -57,10 +70,44 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = String(req.headers.host ?? req.headers[':authority'] ?? '');
   const hostname = hostOf(host);
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  const path = query < 0 ? url : url.slice(0, query);
-  const site = state.table.match(hostname, path);
+  // One canonical path per request (issue 12 §2): routing, filters, auth, the file server and
+  // the back end all see it. A plain path comes back as the same string (no allocation).
+  let url = req.url ?? '/';
+  let raw: string;
+  /** Where the query starts in `url` (it is cut only when the path changed: no slice per request). */
+  let q = -1;
+  let query = '';
+  let bad: PathRefusal | undefined = hostValid(host) ? undefined : BAD_HOST;
+  if (url.charCodeAt(0) === 0x2f) {
+    q = url.indexOf('?');
+    raw = q < 0 ? url : url.slice(0, q);
+  } else {
+    const t = splitTarget(url, hostname);
+    if (t instanceof PathRefusal) {
+      bad ??= t;
+      raw = '/';
+    } else {
+      raw = t.path;
+      query = t.query;
+    }
+  }
+  const canon = canonicalPath(raw);
+  let path: string;
+  if (typeof canon === 'string') path = canon;
+  else {
+    bad ??= canon;
+    path = '/';
+  }
+  if (q >= 0 && (bad || path !== raw)) query = url.slice(q);
+  if (bad) url = path + query;
+  else if (path !== raw || url.charCodeAt(0) !== 0x2f) {
+    // What we checked is what the back end gets (proxy.ts forwards req.url); the query stays as sent.
+    url = path + query;
+    (req as { url: string }).url = url;
+  }
+  const match = decisionPath(path);
+  // A refused target is decided on nothing: the rule's default answers the 400.
+  const site = bad ? state.table.fallback : state.table.match(hostname, match);
   const s = site.service;
   // The client a PROXY protocol header named (listed proxies only), else the socket's peer.
   const peer = normalizeIp(peerAddress(req.socket as net.Socket));
@@ -73,6 +120,8 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
     peer,
     host,
     scheme,
+    match,
+    bad,
     vars: new Vars(
       clientIP,
       peer,
@@ -90,10 +139,11 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
 
 /** The first filter that refuses the request: [status, detail, headers], or undefined. */
 function refusal(p: Prepared, req: AnyRequest): [number, string, Record<string, string>] | undefined {
+  if (p.bad) return [400, p.bad.reason, {}];
   if (!p.s.enable) return [404, '', {}];
   if (!ipAllowed(p.s, p.vars.clientIP)) return [403, 'Your address may not use this site.', {}];
   if (!uaAllowed(p.s, p.vars.userAgent)) return [403, 'Your client may not use this site.', {}];
-  if (basicAuthFails(p.s, p.vars.path, req.headers.authorization))
+  if (basicAuthFails(p.s, p.match, req.headers.authorization))
     return [401, '', { 'www-authenticate': 'Basic realm="Authorization Required", charset="UTF-8"' }];
   return undefined;
 }
@@ -149,7 +199,9 @@ export function createHandlers(getState: () => RuleState) {
     const extra = answerHeaders(p.s, req.headers.origin as string | undefined);
     const refused = refusal(p, req);
     if (refused) {
-      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${p.vars.url}`);
+      // A refused target is logged as sent (cut short) with the reason, so the admin sees what was tried.
+      const what = p.bad ? `${(req.url ?? '').slice(0, 256)} (${p.bad.reason})` : p.vars.url;
+      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${what}`);
       return sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
     }
     if (req.method === 'OPTIONS' && p.s.cors.enable && req.headers['access-control-request-method']) {
@@ -159,7 +211,7 @@ export function createHandlers(getState: () => RuleState) {
       res.end();
       return;
     }
-    if (p.s.robots.enable && p.vars.path === '/robots.txt') {
+    if (p.s.robots.enable && p.match === '/robots.txt') {
       if (req.method === 'OPTIONS') {
         (res as http.ServerResponse).writeHead(200, { allow: 'GET, HEAD, OPTIONS', 'content-length': '0' });
         res.end();
@@ -189,7 +241,7 @@ export function createHandlers(getState: () => RuleState) {
         return sendText(res, html, 'text/html; charset=utf-8', extra, head);
       }
       case 'files':
-        return serveFiles(req, res, s, extra);
+        return serveFiles(req, res, s, extra, p.vars.path, p.vars.url.slice(p.vars.path.length));
       case 'text':
         return sendText(res, expandVars(s.text, p.vars), s.textContentType, extra, head);
       case 'close':
@@ -224,7 +276,7 @@ export function createHandlers(getState: () => RuleState) {
       p.log?.warn(`refused upgrade ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
       const extraHeader = status === 401 ? 'WWW-Authenticate: Basic realm="Authorization Required"\r\n' : '';
       socket.end(
-        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\n${extraHeader}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+        `HTTP/1.1 ${status} ${UPGRADE_TITLES[status] ?? 'Not Found'}\r\n${extraHeader}Content-Length: 0\r\nConnection: close\r\n\r\n`,
       );
       return;
     }
@@ -234,6 +286,8 @@ export function createHandlers(getState: () => RuleState) {
 
   return { onRequest, onUpgrade, requestCount: () => requests };
 }
+
+const UPGRADE_TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' };
 
 function proxyContext(state: RuleState, p: Prepared, extra: Record<string, string>): ProxyContext {
   return {
@@ -249,10 +303,10 @@ function proxyContext(state: RuleState, p: Prepared, extra: Record<string, strin
   };
 }
 
+/** Where a redirect / jump sends the client; a path-only result never becomes `//host` or `/\\host`. */
 function redirectTarget(s: ReverseproxyService, p: Prepared): string {
   const base = expandVars(s.redirectTarget, p.vars);
-  if (!s.keepPath) return base;
-  return base.replace(/\/$/, '') + p.vars.url;
+  return sameSiteLocation(s.keepPath ? base.replace(/\/$/, '') + p.vars.url : base);
 }
 
 const escAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,6 +1,6 @@
 import { reverseproxyDefaultRuleSchema, reverseproxySubRuleSchema } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { hostOf, RouteTable, underPrefix } from './router.js';
+import { hostOf, hostValid, prefixForm, RouteTable, underPrefix } from './router.js';
 
 const sub = (key: string, domains: string[], pathPrefix = '/', enable = true) =>
   reverseproxySubRuleSchema.parse({ key, domains, pathPrefix, enable, serviceType: 'text' });
@@ -35,5 +35,23 @@ describe('router', () => {
     expect(t.match('b.a.test', '/').key).toBe('wild');
     expect(t.match('c.b.a.test', '/').key).toBe('default');
     expect(t.match('off.test', '/').key).toBe('default');
+  });
+
+  it('compares configured prefixes in canonical form', () => {
+    expect(prefixForm('/%61pi//v1/')).toBe('/api/v1/');
+    expect(prefixForm('/app;x')).toBe('/app');
+    expect(prefixForm('/a%2fb')).toBe('/a%2fb');
+    const t = new RouteTable({
+      defaultRule: reverseproxyDefaultRuleSchema.parse({}),
+      subRules: [sub('api', ['a.test'], '/%61pi')],
+    });
+    expect(t.match('a.test', '/api/v1').key).toBe('api');
+  });
+
+  it('checks the Host header for what would move a redirect to another site', () => {
+    expect(hostValid('a.test:8080')).toBe(true);
+    expect(hostValid('a.test@evil.test')).toBe(false);
+    expect(hostValid('a.test@evil.test')).toBe(false);
+    expect(hostValid('[::1]:80')).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { ReverseproxyRule, ReverseproxyService, ReverseproxySubRule } from '@lucky/shared';
+import { canonicalPath, decisionPath, hostHeaderOk } from '../../core/http/canonicalPath.js';
 
 /** What answers a request: a sub rule, or the rule's default rule (key `default`). */
 export interface Site {
@@ -20,6 +21,27 @@ export function hostOf(hostHeader: string | undefined): string {
   lastHeader = hostHeader;
   lastHost = h.replace(/\.$/, '');
   return lastHost;
+}
+
+let lastChecked: string | undefined;
+let lastValid = true;
+
+/** Is the Host header a host name or address (cached like hostOf: a busy site repeats it)? */
+export function hostValid(hostHeader: string): boolean {
+  if (hostHeader !== lastChecked) {
+    lastChecked = hostHeader;
+    lastValid = hostHeaderOk(hostHeader);
+  }
+  return lastValid;
+}
+
+/**
+ * A configured prefix in the form request paths are compared in (`/%61pi//v1` → `/api/v1`, hex
+ * upper case, `;` parameters cut), made once per config; one the rule refuses stays as written.
+ */
+export function prefixForm(prefix: string): string {
+  const c = canonicalPath(prefix);
+  return typeof c === 'string' ? decisionPath(c) : prefix;
 }
 
 /** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
@@ -72,5 +94,5 @@ export class RouteTable {
 }
 
 function siteOf(sub: ReverseproxySubRule): Site {
-  return { key: sub.key, service: sub, pathPrefix: sub.pathPrefix || '/' };
+  return { key: sub.key, service: sub, pathPrefix: prefixForm(sub.pathPrefix || '/') };
 }

@@ -48,7 +48,8 @@ export class StreamRequest {
 
   constructor(
     readonly method: string,
-    readonly url: string,
+    /** Written once by handler.ts with the canonical target, which is what the back end gets. */
+    public url: string,
     readonly headers: Record<string, string>,
     readonly socket: net.Socket,
     private readonly res: StreamResponse,
