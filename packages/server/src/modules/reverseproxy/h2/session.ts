@@ -943,8 +943,8 @@ export class H2Session {
 
   private timedOut(code: number): void {
     this.goAway(code, true);
-    // Nothing more is read from it: no need to wait for the peer to close.
-    this.socket.destroySoon();
+    // Nothing more is read from it: once the GOAWAY is out, no need to wait for the peer to close.
+    this.socket.once('finish', () => this.socket.destroy());
   }
 }
 
