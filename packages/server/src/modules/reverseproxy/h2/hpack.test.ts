@@ -140,3 +140,35 @@ describe('answer encoder', () => {
     }
   });
 });
+
+describe('HPACK decoder limits (issue 12 §3)', () => {
+  /** A literal with incremental indexing: `name` (new) = `value`. */
+  const indexed = (name: string, value: string) =>
+    Buffer.concat([
+      Buffer.from([0x40, name.length]),
+      Buffer.from(name),
+      Buffer.from([0x7f, value.length - 127]),
+      Buffer.from(value),
+    ]);
+
+  it('stops handing fields over at the list limit, reads the block to its end, and keeps the table in step', () => {
+    const d = new HpackDecoder();
+    const value = 'v'.repeat(200);
+    // Entry (232 octets) then 1000 references to it (index 62): about 232 KB of fields.
+    const bomb = Buffer.concat([indexed('x-bomb', value), Buffer.alloc(1000, 0xbe)]);
+    const seen: string[] = [];
+    expect(d.decode(bomb, (n) => seen.push(n), 4096)).toBe(false);
+    // 4096 / 238 octets per field: 17 fields fit, nothing after the limit.
+    expect(seen.length).toBe(17);
+    // The entry is in the table for the next block.
+    const next: Array<[string, string]> = [];
+    expect(d.decode(Buffer.from([0xbe]), (n, v) => next.push([n, v]), 4096)).toBe(true);
+    expect(next).toEqual([['x-bomb', value]]);
+  });
+
+  it('throws on a third table size update in one block; two are taken', () => {
+    const d = new HpackDecoder();
+    expect(() => d.decode(Buffer.from([0x20, 0x3f, 0x81, 0x1f, 0x82]), () => undefined)).not.toThrow();
+    expect(() => d.decode(Buffer.from([0x20, 0x20, 0x20, 0x82]), () => undefined)).toThrow(HpackError);
+  });
+});

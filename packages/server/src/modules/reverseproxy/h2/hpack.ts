@@ -97,10 +97,20 @@ export class HpackDecoder {
     this.max = maxAllowed;
   }
 
-  decode(block: Buffer, sink: FieldSink): void {
+  /**
+   * Decode `block`, handing each field to `sink` while the header list (RFC 9113 §6.5.2 sizes)
+   * stays within `limit`. Past it, fields are no longer made or handed over, but the block is
+   * still read to its end so the table stays in step: a block of 1-byte references to one big
+   * entry (an "HPACK bomb") then costs a pass over its bytes, not a string per reference.
+   * Answers false when the list went beyond `limit`.
+   */
+  decode(block: Buffer, sink: FieldSink, limit = Number.POSITIVE_INFINITY): boolean {
     let pos = 0;
     const end = block.length;
     let fieldsSeen = false;
+    let sizeUpdates = 0;
+    let listSize = 0;
+    let over = false;
     // Integers and strings: read with a cursor; `pos` moves past what was read.
     const int = (prefixBits: number): number => {
       const mask = (1 << prefixBits) - 1;
@@ -132,24 +142,40 @@ export class HpackDecoder {
         throw new HpackError((err as Error).message);
       }
     };
+    /** Step over a string nobody will read (past the limit, not entering the table). */
+    const skipStr = (): void => {
+      if (pos >= end) throw new HpackError('truncated string');
+      const len = int(7);
+      if (pos + len > end) throw new HpackError('truncated string');
+      pos += len;
+    };
+    const give = (name: string, value: string): void => {
+      if (over) return;
+      listSize += name.length + value.length + 32;
+      if (listSize > limit) over = true;
+      else sink(name, value);
+    };
     while (pos < end) {
       const b = block[pos];
       if (b & 0x80) {
         // Indexed field.
         const index = int(7);
-        this.emit(index, sink);
+        if (over) this.check(index);
+        else this.emit(index, give);
         fieldsSeen = true;
       } else if (b & 0x40) {
-        // Literal with incremental indexing.
+        // Literal with incremental indexing: always read whole, the table needs it.
         const index = int(6);
         const name = index ? this.nameAt(index) : str();
         const value = str();
         this.add(name, value);
-        sink(name, value);
+        give(name, value);
         fieldsSeen = true;
       } else if (b & 0x20) {
-        // Dynamic table size update: only before the first field (RFC 7541 §4.2).
+        // Dynamic table size update: only before the first field (RFC 7541 §4.2), and at most
+        // two (the smallest size since the last block, then the final one): more is abuse.
         if (fieldsSeen) throw new HpackError('table size update after a field');
+        if (++sizeUpdates > 2) throw new HpackError('more than two table size updates');
         const size = int(5);
         if (size > this.maxAllowed) throw new HpackError('table size update beyond the limit');
         this.max = size;
@@ -157,11 +183,24 @@ export class HpackDecoder {
       } else {
         // Literal without indexing (0000) or never indexed (0001).
         const index = int(4);
-        const name = index ? this.nameAt(index) : str();
-        sink(name, str());
+        if (over) {
+          if (index) this.nameAt(index);
+          else skipStr();
+          skipStr();
+        } else {
+          const name = index ? this.nameAt(index) : str();
+          give(name, str());
+        }
         fieldsSeen = true;
       }
     }
+    return !over;
+  }
+
+  /** A valid index (past the list limit: nothing is made of it). */
+  private check(index: number): void {
+    if (index === 0) throw new HpackError('index 0');
+    if (index > STATIC_COUNT + this.names.length) throw new HpackError(`index ${index} beyond the table`);
   }
 
   private emit(index: number, sink: FieldSink): void {

@@ -7,8 +7,13 @@
 // Scope: what a server needs. No server push, no priorities (PRIORITY frames are read and
 // ignored, as RFC 9113 allows). Extended CONNECT (RFC 8441) opens tunnels, for WebSocket over
 // HTTP/2; a plain CONNECT (a TCP tunnel to anywhere) is answered 405. Limits against
-// abusive peers: concurrent streams, header block and header list sizes, resets per second,
-// control frames queued while the peer does not read, flow-control windows both ways.
+// abusive peers (the CVE classes nghttp2 and h2o fixed), each named where it is set below:
+// concurrent streams, counted until their handler ends; header blocks capped in bytes and
+// frames (CONTINUATION flood) and decoded only up to the header-list limit (HPACK bomb);
+// resets per second, ours included (rapid reset, "MadeYouReset"); frames that cost us work but
+// carry no request (PING, SETTINGS, PRIORITY, empty DATA floods); control answers queued while
+// the peer does not read; flow-control windows both ways; and time-outs for a peer that is slow
+// to start, to send a header block, to read, or that keeps an idle connection.
 import type net from 'node:net';
 import * as F from './frames.js';
 import { HpackDecoder, HpackError } from './hpack.js';
@@ -26,12 +31,53 @@ const CONN_RECV_WINDOW = 1024 * 1024;
 const MAX_HEADER_LIST = 64 * 1024;
 /** Raw header block (HEADERS + CONTINUATION) beyond which the connection ends. */
 const MAX_HEADER_BLOCK = 256 * 1024;
-/** Streams the client may reset per second before the connection ends ("rapid reset"). */
+/**
+ * Frames one header block may span. Empty CONTINUATION frames add no bytes, so only a frame
+ * count stops an endless block of them (CVE-2024-27316 class); 64 frames hold 256 KiB at the
+ * smallest frame size a client may use for a full block (16 KiB) four times over.
+ */
+const MAX_BLOCK_FRAMES = 64;
+/**
+ * Streams reset per second, by the client or by us for its protocol errors, before the
+ * connection ends: "rapid reset" (CVE-2023-44487) and "MadeYouReset" (CVE-2025-8671).
+ */
 const MAX_RESETS_PER_SECOND = 500;
+/**
+ * Frames per second that ask work of us but carry no request: PING, SETTINGS, PRIORITY,
+ * empty DATA without END_STREAM, unknown types (CVE-2019-9512/9515/9516/9518 classes).
+ */
+const MAX_IDLE_FRAMES_PER_SECOND = 1000;
 /** Bytes the peer may leave unread in our socket before control-frame answers stop (flood). */
 const MAX_UNREAD = 4 * 1024 * 1024;
-/** A connection with no stream open for this long is closed with GOAWAY. */
-const IDLE_TIMEOUT_MS = 120_000;
+/** Recently closed stream ids remembered, to tell a late frame from an unknown stream (§5.1). */
+const RECENT_CLOSED = 256;
+/** Streams we reset whose handler is still running keep their slot at most this long. */
+const HELD_SLOT_MS = 10_000;
+
+/**
+ * Time-outs, the same as HTTP/1 on the same listener (listener.ts, directHttp1.ts): the preface
+ * and first SETTINGS as the first bytes, a header block as a request head (node:http's
+ * headersTimeout), no stream open as a kept-alive idle connection; PING and other frames do not
+ * keep a connection alive. A stream (or the whole socket) that cannot send for `sendMs`
+ * because the peer reads nothing or keeps its window shut is reset (nginx's send_timeout), and a
+ * request body must be whole within `requestMs` (node:http's requestTimeout).
+ */
+export interface H2Timeouts {
+  prefaceMs: number;
+  headerMs: number;
+  idleMs: number;
+  sendMs: number;
+  requestMs: number;
+}
+export const H2_TIMEOUTS: Readonly<H2Timeouts> = {
+  prefaceMs: 15_000,
+  headerMs: 60_000,
+  idleMs: 65_000,
+  sendMs: 60_000,
+  requestMs: 300_000,
+};
+/** How often the time-outs are checked (one timer for every session). */
+const SWEEP_MS = 1000;
 /** Acknowledge a body's consumed bytes in updates at least this large (or at its end). */
 const WINDOW_UPDATE_STEP = 32 * 1024;
 /** Data frames this small go out copied into one buffer with their header. */
@@ -39,6 +85,12 @@ const COPY_LIMIT = 2048;
 
 const TOKEN = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
 const BAD_VALUE = /[\0\r\n]/;
+/** A field value must not start or end with a space or tab (RFC 9113 §8.2.1). */
+const padded = (v: string) => {
+  const first = v.charCodeAt(0);
+  const last = v.charCodeAt(v.length - 1);
+  return first === 32 || first === 9 || last === 32 || last === 9;
+};
 /** :method (a token, any case) and :path / :authority (visible ASCII, no space): they become the back end's request line and Host. */
 const METHOD = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 const PATH = /^(\/[\x21-\x7e]*|\*)$/;
@@ -54,11 +106,31 @@ class ConnectionError extends Error {
   }
 }
 
+/** The sessions whose time-outs the sweeper checks, and its coarse clock (ms). */
+const live = new Set<H2Session>();
+let sweeper: NodeJS.Timeout | undefined;
+let clock = Date.now();
+
+function sweepAll(): void {
+  clock = Date.now();
+  for (const session of live) session.sweep(clock);
+  if (live.size === 0 && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
 export class H2Session {
   private readonly streams = new Map<number, StreamResponse>();
   private readonly decoder = new HpackDecoder();
-  private pending: Buffer | null = null;
+  /** Bytes of a frame not yet whole, kept as they came (copied once, when the frame is). */
+  private pendingParts: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes needed before the pending ones are worth parsing again. */
+  private pendingNeed = 0;
   private prefaceSeen = false;
+  /** The client's first SETTINGS came (RFC 9113 §3.4). */
+  private settingsSeen = false;
   /** Highest stream id the client opened. */
   private lastStreamId = 0;
   private goingAway = false;
@@ -81,20 +153,39 @@ export class H2Session {
   private blockFlags = 0;
   private blockParts: Buffer[] = [];
   private blockBytes = 0;
+  private blockFrames = 0;
   private resetsThisSecond = 0;
   private resetSecond = 0;
+  private idleFramesThisSecond = 0;
+  private idleFrameSecond = 0;
+  /**
+   * Streams we reset for the client's errors while their handler still runs: each keeps its
+   * slot among the concurrent streams until the handler ends the answer (or HELD_SLOT_MS).
+   */
+  private readonly held = new Map<StreamResponse, number>();
+  /** Ids of recently closed streams; the top bit set when we reset it (late frames are ignored). */
+  private recent: Uint32Array | null = null;
+  private recentAt = 0;
+
+  // Time-outs (clock values, ms).
+  private readonly timeouts: H2Timeouts;
+  private readonly openedAt = clock;
+  private idleSince = clock;
+  private blockStartedAt = 0;
+  private blockedSince = 0;
 
   constructor(
     private readonly socket: net.Socket,
     private readonly onStream: StreamHandler,
+    timeouts: Partial<H2Timeouts> = {},
   ) {
+    this.timeouts = { ...H2_TIMEOUTS, ...timeouts };
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => this.onSocketDrain());
     socket.on('close', () => this.onSocketClose());
     socket.on('error', () => socket.destroy());
-    socket.setTimeout(IDLE_TIMEOUT_MS, () => {
-      if (this.streams.size === 0) this.goAway(F.NO_ERROR, true);
-    });
+    live.add(this);
+    sweeper ??= setInterval(sweepAll, SWEEP_MS).unref();
     this.write(
       F.settingsFrame([
         [F.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_CONCURRENT_STREAMS],
@@ -111,9 +202,14 @@ export class H2Session {
 
   private onData(chunk: Buffer): void {
     let buf = chunk;
-    if (this.pending) {
-      buf = Buffer.concat([this.pending, chunk]);
-      this.pending = null;
+    if (this.pendingBytes) {
+      // A frame trickled in a few bytes at a time is copied once, when it is whole, not per read.
+      this.pendingParts.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes < this.pendingNeed) return;
+      buf = Buffer.concat(this.pendingParts, this.pendingBytes);
+      this.pendingParts = [];
+      this.pendingBytes = 0;
     }
     let pos = 0;
     try {
@@ -121,7 +217,7 @@ export class H2Session {
         if (buf.length < F.PREFACE.length) {
           if (!F.PREFACE.subarray(0, buf.length).equals(buf))
             throw new ConnectionError(F.PROTOCOL_ERROR, 'bad preface');
-          this.pending = buf;
+          this.keep(buf, F.PREFACE.length);
           return;
         }
         if (!buf.subarray(0, F.PREFACE.length).equals(F.PREFACE))
@@ -150,7 +246,21 @@ export class H2Session {
       }
       return;
     }
-    if (pos < buf.length && !this.closed) this.pending = buf.subarray(pos);
+    if (pos < buf.length && !this.closed) {
+      const rest = buf.length - pos;
+      const need =
+        rest < F.FRAME_HEADER
+          ? F.FRAME_HEADER
+          : F.FRAME_HEADER + ((buf[pos] << 16) | (buf[pos + 1] << 8) | buf[pos + 2]);
+      this.keep(buf.subarray(pos), need);
+    }
+  }
+
+  /** Keep the start of a frame (or of the preface) until `need` bytes are in. */
+  private keep(part: Buffer, need: number): void {
+    this.pendingParts = [part];
+    this.pendingBytes = part.length;
+    this.pendingNeed = need;
   }
 
   private onFrame(type: number, flags: number, id: number, payload: Buffer): void {
@@ -168,18 +278,23 @@ export class H2Session {
         this.addToBlock(flags, payload);
         return;
       case F.PRIORITY:
+        this.idleFrame();
         if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'PRIORITY on stream 0');
-        if (payload.length !== 5) this.resetId(id, F.FRAME_SIZE_ERROR);
+        if (payload.length !== 5) this.peerResetId(id, F.FRAME_SIZE_ERROR);
+        // A stream cannot depend on itself (RFC 9113 §5.3.1).
+        else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) this.peerResetId(id, F.PROTOCOL_ERROR);
         return;
       case F.RST_STREAM:
         this.onReset(id, payload);
         return;
       case F.SETTINGS:
+        this.idleFrame();
         this.onSettings(flags, id, payload);
         return;
       case F.PUSH_PROMISE:
         throw new ConnectionError(F.PROTOCOL_ERROR, 'PUSH_PROMISE from a client');
       case F.PING:
+        this.idleFrame();
         if (id !== 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'PING on a stream');
         if (payload.length !== 8) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'PING size');
         if (!(flags & F.ACK)) this.control(Buffer.concat([frameHead(8, F.PING, F.ACK, 0), payload]));
@@ -193,13 +308,40 @@ export class H2Session {
         this.onWindowUpdate(id, payload);
         return;
       default:
+        this.idleFrame();
         return; // unknown frame types are ignored (RFC 9113 §4.1)
     }
   }
 
+  /** A frame that asks work of us without carrying a request: a few per second at most. */
+  private idleFrame(): void {
+    const second = Math.floor(clock / 1000);
+    if (second !== this.idleFrameSecond) {
+      this.idleFrameSecond = second;
+      this.idleFramesThisSecond = 0;
+    }
+    if (++this.idleFramesThisSecond > MAX_IDLE_FRAMES_PER_SECOND)
+      throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many frames without a request');
+  }
+
+  /** A stream reset, the client's or ours for its error: a few hundred per second at most. */
+  private countReset(): void {
+    const second = Math.floor(clock / 1000);
+    if (second !== this.resetSecond) {
+      this.resetSecond = second;
+      this.resetsThisSecond = 0;
+    }
+    if (++this.resetsThisSecond > MAX_RESETS_PER_SECOND)
+      throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many resets');
+  }
+
   /** Strip padding (RFC 9113 §6.1); the pad length counts toward flow control, not the data. */
   private unpad(flags: number, payload: Buffer, skip = 0): Buffer {
-    if (!(flags & F.PADDED)) return skip ? payload.subarray(skip) : payload;
+    if (!(flags & F.PADDED)) {
+      if (!skip) return payload;
+      if (payload.length < skip) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'frame too short');
+      return payload.subarray(skip);
+    }
     if (payload.length < 1) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'padded frame too short');
     const pad = payload[0];
     if (pad + 1 + skip > payload.length) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding beyond the frame');
@@ -218,16 +360,22 @@ export class H2Session {
       this.connRecvWindow += this.connUnacked;
       this.connUnacked = 0;
     }
+    // Empty and not the end: no progress, only work (empty DATA flood, CVE-2019-9518).
+    if (payload.length === 0 && !(flags & F.END_STREAM)) this.idleFrame();
     const s = this.streams.get(id);
-    // A stream we closed or reset: frames still in flight are dropped.
-    if (!s) return;
+    if (!s) {
+      // A stream we reset: frames still in flight are dropped (RFC 9113 §5.1). One that ended
+      // normally or that the client reset: STREAM_CLOSED, as h2o answers.
+      if (this.closedState(id) === CLOSED) throw new ConnectionError(F.STREAM_CLOSED, 'DATA on a closed stream');
+      return;
+    }
     if (s.remoteEnded) {
-      this.reset(s, F.STREAM_CLOSED);
+      this.peerReset(s, F.STREAM_CLOSED);
       return;
     }
     s.recvWindow -= payload.length;
     if (s.recvWindow < 0) {
-      this.reset(s, F.FLOW_CONTROL_ERROR);
+      this.peerReset(s, F.FLOW_CONTROL_ERROR);
       return;
     }
     const data = this.unpad(flags, payload);
@@ -235,7 +383,7 @@ export class H2Session {
     // Padding is consumed at once.
     s.recvUnacked += payload.length - data.length;
     if (s.declaredLength >= 0 && s.received > s.declaredLength) {
-      this.reset(s, F.PROTOCOL_ERROR);
+      this.peerReset(s, F.PROTOCOL_ERROR);
       return;
     }
     const body = s.body;
@@ -247,7 +395,7 @@ export class H2Session {
     }
     if (flags & F.END_STREAM) {
       if (s.declaredLength >= 0 && s.received !== s.declaredLength) {
-        this.reset(s, F.PROTOCOL_ERROR);
+        this.peerReset(s, F.PROTOCOL_ERROR);
         return;
       }
       this.remoteEnd(s);
@@ -256,21 +404,34 @@ export class H2Session {
 
   private onHeaders(flags: number, id: number, payload: Buffer): void {
     if (id === 0 || id % 2 === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'HEADERS on a server stream id');
-    const fragment = this.unpad(flags, payload, flags & F.PRIORITY_FLAG ? 5 : 0);
+    const priority = flags & F.PRIORITY_FLAG;
+    const fragment = this.unpad(flags, payload, priority ? 5 : 0);
+    // A stream cannot depend on itself (RFC 9113 §5.3.1): the block is still read (HPACK), the stream reset.
+    const selfDependent = priority !== 0 && (payload.readUInt32BE(flags & F.PADDED ? 1 : 0) & 0x7fffffff) === id;
     this.blockStream = id;
-    this.blockFlags = flags;
-    this.blockParts = [];
+    this.blockFlags = selfDependent ? flags | SELF_DEPENDENT : flags;
     this.blockBytes = 0;
+    this.blockFrames = 0;
+    if (flags & F.END_HEADERS) {
+      // The common case, a whole block in one frame: decoded in place, nothing copied.
+      this.blockStream = 0;
+      this.onHeaderBlock(id, this.blockFlags, fragment);
+      return;
+    }
+    this.blockStartedAt = clock;
     this.addToBlock(flags, fragment);
   }
 
   private addToBlock(flags: number, fragment: Buffer): void {
     this.blockBytes += fragment.length;
     if (this.blockBytes > MAX_HEADER_BLOCK) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'header block too large');
-    this.blockParts.push(fragment);
+    if (++this.blockFrames > MAX_BLOCK_FRAMES)
+      throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'header block in too many frames');
+    // Copied: a slice would keep the whole read buffer it came in alive until the block ends.
+    if (fragment.length) this.blockParts.push(Buffer.from(fragment));
     if (!(flags & F.END_HEADERS)) return;
     const id = this.blockStream;
-    const block = this.blockParts.length === 1 ? this.blockParts[0] : Buffer.concat(this.blockParts);
+    const block = Buffer.concat(this.blockParts, this.blockBytes);
     this.blockStream = 0;
     this.blockParts = [];
     this.onHeaderBlock(id, this.blockFlags, block);
@@ -279,56 +440,68 @@ export class H2Session {
   private onHeaderBlock(id: number, flags: number, block: Buffer): void {
     const endStream = (flags & F.END_STREAM) !== 0;
     const existing = this.streams.get(id);
-    if (existing || id <= this.lastStreamId) {
+    if (existing) {
       // Trailers: decoded (the table must stay in step) and dropped; they end the body.
-      this.decoder.decode(block, () => undefined);
-      if (!existing) return;
-      if (existing.remoteEnded || !endStream) {
-        this.reset(existing, F.PROTOCOL_ERROR);
-        return;
-      }
-      if (existing.declaredLength >= 0 && existing.received !== existing.declaredLength) {
-        this.reset(existing, F.PROTOCOL_ERROR);
-        return;
-      }
-      this.remoteEnd(existing);
+      const fits = this.decoder.decode(block, ignore, MAX_HEADER_LIST);
+      // On a half-closed (remote) stream: STREAM_CLOSED (RFC 9113 §5.1).
+      if (existing.remoteEnded) this.peerReset(existing, F.STREAM_CLOSED);
+      else if (!endStream || !fits || flags & SELF_DEPENDENT) this.peerReset(existing, F.PROTOCOL_ERROR);
+      else if (existing.declaredLength >= 0 && existing.received !== existing.declaredLength)
+        this.peerReset(existing, F.PROTOCOL_ERROR);
+      else this.remoteEnd(existing);
+      return;
+    }
+    if (id <= this.lastStreamId) {
+      const state = this.closedState(id);
+      // Not a stream we know: a new stream must have a higher id than any before (RFC 9113 §5.1.1).
+      if (state === UNKNOWN) throw new ConnectionError(F.PROTOCOL_ERROR, 'stream id lower than one already used');
+      if (state === CLOSED) throw new ConnectionError(F.STREAM_CLOSED, 'HEADERS on a closed stream');
+      // One we reset: what was in flight is ignored, once its block has been through the decoder.
+      this.decoder.decode(block, ignore, MAX_HEADER_LIST);
       return;
     }
     this.lastStreamId = id;
     // The fields, checked as RFC 9113 §8.2-8.3 asks; a malformed request is reset, the
-    // connection (and the decoder's table) carries on.
+    // connection (and the decoder's table) carries on. Decoding stops making fields at the
+    // header-list limit (the request then gets 431).
     const headers: Record<string, string> = {};
     let malformed = '';
     let regularSeen = false;
-    let listSize = 0;
-    this.decoder.decode(block, (name, value) => {
-      listSize += name.length + value.length + 32;
-      if (malformed) return;
-      if (name.charCodeAt(0) === 58 /* : */) {
-        if (regularSeen) malformed = 'pseudo-header after a field';
-        else if (
-          name !== ':method' &&
-          name !== ':path' &&
-          name !== ':scheme' &&
-          name !== ':authority' &&
-          name !== ':protocol'
-        )
-          malformed = `pseudo-header ${name}`;
-        else if (headers[name] !== undefined) malformed = `second ${name}`;
-        else headers[name] = value;
-        return;
-      }
-      regularSeen = true;
-      if (!TOKEN.test(name)) malformed = 'field name';
-      else if (BAD_VALUE.test(value)) malformed = 'field value';
-      else if (F.CONNECTION_SPECIFIC.has(name) || (name === 'te' && value !== 'trailers')) malformed = `field ${name}`;
-      else {
-        const had = headers[name];
-        headers[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
-      }
-    });
+    const fits = this.decoder.decode(
+      block,
+      (name, value) => {
+        if (malformed) return;
+        if (name.charCodeAt(0) === 58 /* : */) {
+          if (regularSeen) malformed = 'pseudo-header after a field';
+          else if (
+            name !== ':method' &&
+            name !== ':path' &&
+            name !== ':scheme' &&
+            name !== ':authority' &&
+            name !== ':protocol'
+          )
+            malformed = `pseudo-header ${name}`;
+          else if (headers[name] !== undefined) malformed = `second ${name}`;
+          else headers[name] = value;
+          return;
+        }
+        regularSeen = true;
+        if (!TOKEN.test(name)) malformed = 'field name';
+        else if (BAD_VALUE.test(value) || (value.length !== 0 && padded(value))) malformed = 'field value';
+        else if (F.CONNECTION_SPECIFIC.has(name) || (name === 'te' && value !== 'trailers'))
+          malformed = `field ${name}`;
+        else {
+          const had = headers[name];
+          headers[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
+        }
+      },
+      MAX_HEADER_LIST,
+    );
     if (this.goingAway) return; // a stream after our GOAWAY is ignored (RFC 9113 §6.8)
-    if (this.streams.size >= MAX_CONCURRENT_STREAMS) {
+    if (flags & SELF_DEPENDENT) malformed = 'depends on itself';
+    // Streams we reset whose handler still runs count too: resetting does not free the back end.
+    if (this.streams.size + this.held.size >= MAX_CONCURRENT_STREAMS) {
+      this.remember(id, true);
       this.resetId(id, F.REFUSED_STREAM);
       return;
     }
@@ -358,27 +531,28 @@ export class H2Session {
     )
       malformed = 'host and :authority differ';
     if (malformed) {
-      this.resetId(id, F.PROTOCOL_ERROR);
+      this.peerResetId(id, F.PROTOCOL_ERROR);
       return;
     }
 
     const s = new StreamResponse(id, this, method === 'HEAD', this.peerInitialWindow, STREAM_RECV_WINDOW);
+    s.openedAt = clock;
     this.streams.set(id, s);
     const length = headers['content-length'];
     if (length !== undefined) {
       if (!/^\d{1,15}$/.test(length)) {
-        this.reset(s, F.PROTOCOL_ERROR);
+        this.peerReset(s, F.PROTOCOL_ERROR);
         return;
       }
       s.declaredLength = Number(length);
       if (endStream && s.declaredLength !== 0) {
-        this.reset(s, F.PROTOCOL_ERROR);
+        this.peerReset(s, F.PROTOCOL_ERROR);
         return;
       }
     }
     if (endStream) s.remoteEnded = true;
     else s.body = new RequestBody(s);
-    if (listSize > MAX_HEADER_LIST) {
+    if (!fits) {
       s.writeHead(431, { 'content-type': 'text/plain; charset=utf-8' }).end('Request header fields too large\n');
       return;
     }
@@ -387,6 +561,7 @@ export class H2Session {
       return;
     }
     s.tunnel = tunnel;
+    s.handled = true;
     try {
       this.onStream(new StreamRequest(method, headers[':path'], headers, this.socket, s), s);
     } catch (err) {
@@ -398,15 +573,9 @@ export class H2Session {
   private onReset(id: number, payload: Buffer): void {
     if (payload.length !== 4) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'RST_STREAM size');
     if (id === 0 || id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
-    const now = Math.floor(Date.now() / 1000);
-    if (now !== this.resetSecond) {
-      this.resetSecond = now;
-      this.resetsThisSecond = 0;
-    }
-    if (++this.resetsThisSecond > MAX_RESETS_PER_SECOND)
-      throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many resets');
+    this.countReset();
     const s = this.streams.get(id);
-    if (s) this.closeStream(s);
+    if (s) this.closeStream(s, false);
   }
 
   private onSettings(flags: number, id: number, payload: Buffer): void {
@@ -416,6 +585,7 @@ export class H2Session {
       return;
     }
     if (payload.length % 6) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS size');
+    this.settingsSeen = true;
     for (let at = 0; at < payload.length; at += 6) {
       const key = payload.readUInt16BE(at);
       const value = payload.readUInt32BE(at + 2);
@@ -435,7 +605,8 @@ export class H2Session {
           throw new ConnectionError(F.PROTOCOL_ERROR, 'MAX_FRAME_SIZE');
         this.peerMaxFrame = value;
       }
-      // HEADER_TABLE_SIZE: our encoder keeps no table. MAX_CONCURRENT_STREAMS: we push nothing.
+      // HEADER_TABLE_SIZE: our encoder keeps no table, so a huge one costs nothing.
+      // MAX_CONCURRENT_STREAMS: we push nothing.
     }
     this.control(F.settingsFrame([], true));
     this.scheduleFlush();
@@ -448,20 +619,20 @@ export class H2Session {
       if (increment === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
       this.sendWindow += increment;
       if (this.sendWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'connection window overflow');
-      for (const s of this.streams.values()) if (s.queue.length || (s.writableEnded && !s.endSent)) this.toFlush.add(s);
-      this.scheduleFlush();
+      // Streams waiting for a window are in toFlush already (sendStream left them there).
+      if (this.toFlush.size) this.scheduleFlush();
       return;
     }
     if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
     const s = this.streams.get(id);
     if (!s) return;
     if (increment === 0) {
-      this.reset(s, F.PROTOCOL_ERROR);
+      this.peerReset(s, F.PROTOCOL_ERROR);
       return;
     }
     s.sendWindow += increment;
     if (s.sendWindow > F.MAX_WINDOW) {
-      this.reset(s, F.FLOW_CONTROL_ERROR);
+      this.peerReset(s, F.FLOW_CONTROL_ERROR);
       return;
     }
     this.flush(s);
@@ -476,7 +647,7 @@ export class H2Session {
     s.recvUnacked = 0;
     s.recvHeld = 0;
     s.body?.push(null);
-    if (s.endSent) this.closeStream(s);
+    if (s.endSent) this.closeStream(s, false);
   }
 
   /** Acknowledge the body bytes taken in (StreamHost). */
@@ -492,22 +663,65 @@ export class H2Session {
     s.recvUnacked = 0;
   }
 
-  /** Send RST_STREAM and close the stream (StreamHost, and our own stream errors). */
+  /** Send RST_STREAM and close the stream (StreamHost: the handler gives up). */
   reset(s: StreamResponse, code: number): void {
     if (s.closed) return;
     this.resetId(s.id, code);
-    this.closeStream(s);
+    this.closeStream(s, true);
+  }
+
+  /**
+   * Reset a stream for the client's error. It counts as a reset (a client that makes us reset
+   * streams is a rapid reset too), and while its handler still runs the stream keeps its slot.
+   */
+  private peerReset(s: StreamResponse, code: number): void {
+    if (s.closed) return;
+    this.countReset();
+    if (s.handled && !s.writableEnded) this.held.set(s, clock + HELD_SLOT_MS);
+    this.reset(s, code);
+  }
+
+  /** Reset a stream the client got wrong before it had a handler (counted, as above). */
+  private peerResetId(id: number, code: number): void {
+    this.countReset();
+    this.remember(id, true);
+    this.resetId(id, code);
+  }
+
+  /** The handler of a stream we closed has ended its answer: its slot is free (StreamHost). */
+  released(s: StreamResponse): void {
+    this.held.delete(s);
   }
 
   private resetId(id: number, code: number): void {
     this.write(F.wordFrame(F.RST_STREAM, 0, id, [code]));
   }
 
+  /** Keep a closed stream's id for a while; `ours`: we reset it, so late frames are ignored. */
+  private remember(id: number, ours: boolean): void {
+    this.recent ??= new Uint32Array(RECENT_CLOSED);
+    this.recent[this.recentAt] = ours ? (id | 0x80000000) >>> 0 : id;
+    this.recentAt = (this.recentAt + 1) % RECENT_CLOSED;
+  }
+
+  /** What became of stream `id` (at most lastStreamId, not open): RESET by us, CLOSED, or UNKNOWN. */
+  private closedState(id: number): number {
+    const recent = this.recent;
+    if (recent)
+      for (let i = 0; i < RECENT_CLOSED; i++) {
+        const v = recent[i];
+        if ((v & 0x7fffffff) === id && v !== 0) return v & 0x80000000 ? RESET : CLOSED;
+      }
+    return UNKNOWN;
+  }
+
   /** The stream is over: forget it, end its body if cut short, tell the handler ('close'). */
-  private closeStream(s: StreamResponse): void {
+  private closeStream(s: StreamResponse, resetByUs: boolean): void {
     if (s.closed) return;
     s.closed = true;
+    this.remember(s.id, resetByUs);
     this.streams.delete(s.id);
+    if (this.streams.size === 0) this.idleSince = clock;
     this.toFlush.delete(s);
     s.queue = [];
     s.queued = 0;
@@ -561,7 +775,12 @@ export class H2Session {
     }
     while (s.queue.length) {
       const window = Math.min(this.sendWindow, s.sendWindow);
-      if (window <= 0) return false;
+      if (window <= 0) {
+        // Waiting for the peer to open its window: timed by the sweep (sendMs).
+        if (!s.stalledSince) s.stalledSince = clock;
+        return false;
+      }
+      s.stalledSince = 0;
       const chunk = s.queue[0];
       const n = Math.min(chunk.length, window, this.peerMaxFrame);
       const last = n === chunk.length && s.queue.length === 1;
@@ -590,13 +809,13 @@ export class H2Session {
   /** Our END_STREAM went out. */
   private localEnd(s: StreamResponse): boolean {
     s.endSent = true;
-    if (s.remoteEnded) this.closeStream(s);
+    if (s.remoteEnded) this.closeStream(s, false);
     else if (s.tunnel && s.statusCode < 300) {
       // An open tunnel is two byte streams: the client's side stays open until it ends it.
     } else {
       // Answered before the request body was all sent: ask the client to stop (RFC 9113 §8.1).
       this.resetId(s.id, F.NO_ERROR);
-      this.closeStream(s);
+      this.closeStream(s, true);
     }
     return true;
   }
@@ -638,7 +857,10 @@ export class H2Session {
 
   private write(buf: Buffer): void {
     if (this.closed) return;
-    if (!this.socket.write(buf)) this.socketBlocked = true;
+    if (!this.socket.write(buf) && !this.socketBlocked) {
+      this.socketBlocked = true;
+      this.blockedSince = clock;
+    }
   }
 
   private onSocketDrain(): void {
@@ -666,6 +888,7 @@ export class H2Session {
   private end(): void {
     if (this.closed) return;
     this.closed = true;
+    live.delete(this);
     this.socket.end();
     // A peer that neither reads nor closes: do not wait for it.
     setTimeout(() => this.socket.destroy(), 5000).unref();
@@ -674,13 +897,64 @@ export class H2Session {
 
   private onSocketClose(): void {
     this.closed = true;
+    live.delete(this);
     this.abortAll();
+    this.held.clear();
   }
 
   private abortAll(): void {
-    for (const s of [...this.streams.values()]) this.closeStream(s);
+    for (const s of [...this.streams.values()]) this.closeStream(s, true);
+  }
+
+  // ---- time-outs ----
+
+  /** Called about once a second (sweepAll): end what has waited too long. */
+  sweep(now: number): void {
+    if (this.closed) {
+      live.delete(this);
+      return;
+    }
+    const t = this.timeouts;
+    if (!this.settingsSeen) {
+      if (now - this.openedAt > t.prefaceMs) this.timedOut(F.PROTOCOL_ERROR);
+      return;
+    }
+    if (this.blockStream && now - this.blockStartedAt > t.headerMs) {
+      this.timedOut(F.ENHANCE_YOUR_CALM);
+      return;
+    }
+    if (this.socketBlocked && now - this.blockedSince > t.sendMs) {
+      // The peer reads nothing at all: nothing more can reach it, not even a GOAWAY.
+      this.closed = true;
+      live.delete(this);
+      this.socket.destroy();
+      return;
+    }
+    for (const [s, until] of this.held) if (now > until) this.held.delete(s);
+    if (this.streams.size === 0) {
+      if (now - this.idleSince > t.idleMs && this.held.size === 0) this.goAway(F.NO_ERROR, true);
+      return;
+    }
+    for (const s of this.streams.values()) {
+      if (s.stalledSince && now - s.stalledSince > t.sendMs) this.reset(s, F.CANCEL);
+      else if (!s.remoteEnded && !s.tunnel && now - s.openedAt > t.requestMs) this.reset(s, F.CANCEL);
+    }
+  }
+
+  private timedOut(code: number): void {
+    this.goAway(code, true);
+    // Nothing more is read from it: once the GOAWAY is out, no need to wait for the peer to close.
+    this.socket.once('finish', () => this.socket.destroy());
   }
 }
+
+/** closedState answers. */
+const UNKNOWN = 0;
+const CLOSED = 1;
+const RESET = 2;
+/** A flag beside the frame flags of a header block: its HEADERS made the stream depend on itself. */
+const SELF_DEPENDENT = 0x100;
+const ignore = () => undefined;
 
 const EMPTY = Buffer.alloc(0);
 

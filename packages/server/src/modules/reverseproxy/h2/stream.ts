@@ -16,6 +16,8 @@ export interface StreamHost {
   reset(s: StreamResponse, code: number): void;
   /** The request body was read from: acknowledge what was consumed (WINDOW_UPDATE). */
   consumed(s: StreamResponse): void;
+  /** The handler of a stream that was closed under it has ended its answer. */
+  released(s: StreamResponse): void;
   /** Whether the connection's socket is full (every stream then reports back-pressure). */
   readonly socketBlocked: boolean;
 }
@@ -97,6 +99,11 @@ export class StreamResponse extends EventEmitter {
   closed = false;
   /** An extended CONNECT (RFC 8441): each side ends on its own, our end does not reset theirs. */
   tunnel = false;
+  /** The handler has the stream (from then on a reset does not end the work it started). */
+  handled = false;
+  /** When the request came, and since when the answer waits for the peer's window (session clock). */
+  openedAt = 0;
+  stalledSince = 0;
 
   constructor(
     readonly id: number,
@@ -145,7 +152,10 @@ export class StreamResponse extends EventEmitter {
   }
 
   write(chunk: Buffer | string): boolean {
-    if (this.writableEnded || this.closed) return false;
+    if (this.writableEnded) return false;
+    // Closed under the handler (reset): what it writes is dropped, and it is not asked to wait
+    // for a 'drain' that would never come, so it runs to its end (and frees its slot).
+    if (this.closed) return true;
     if (!this.headersSent) this.writeHead(this.statusCode);
     // An answer to HEAD has no body, whatever the handler writes.
     if (this.isHead || !chunk.length) return true;
@@ -162,7 +172,10 @@ export class StreamResponse extends EventEmitter {
     if (this.writableEnded) return this;
     if (!this.headersSent) this.writeHead(this.statusCode);
     this.writableEnded = true;
-    if (this.closed) return this;
+    if (this.closed) {
+      this.host.released(this);
+      return this;
+    }
     if (chunk?.length && !this.isHead) {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       this.queue.push(buf);
@@ -175,11 +188,13 @@ export class StreamResponse extends EventEmitter {
   /** Cut the answer off (RST_STREAM CANCEL): the client sees the stream fail. */
   destroy(): void {
     if (!this.closed) this.host.reset(this, CANCEL);
+    else this.host.released(this);
   }
 
   /** Close the stream without an answer (RST_STREAM NO_ERROR), as node's Http2Stream.close(). */
   close(code = NO_ERROR): void {
     if (!this.closed) this.host.reset(this, code);
+    else this.host.released(this);
   }
 }
 
