@@ -11,6 +11,7 @@ import type { Core } from '../core.js';
 import { isLanAddress } from '../net/lan.js';
 import type { KeyPair } from '../tls/adminCert.js';
 import { PACKAGES_DIR } from '../version.js';
+import { adminAdmission } from './admission.js';
 import { resolveClientIp } from './clientIp.js';
 import { DualListener } from './listener.js';
 import { type RouteContext, type RouteDef, RouteRegistry } from './registry.js';
@@ -69,7 +70,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       // The console answers with a stored certificate for its own name (e.g. nas.example.com),
       // and with its self-signed one for any other name or a bare IP address.
       const sni = certResolverFor(certStoreFor(core.store)).matchingSniCallback({ minVersion: 'TLSv1.2' });
-      listener = new DualListener(handler, tls, sni);
+      listener = new DualListener(handler, tls, sni, adminAdmission(core));
       return listener.http;
     },
   });

@@ -6,6 +6,7 @@ import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Space, Swi
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrustedProxiesInput, trustedProxiesRule } from '../../components/TrustedProxiesInput';
+import { CONNECTION_FIELDS, ConnectionLimitsFields } from './ConnectionLimitsFields';
 import { entranceUrl } from './reconnect';
 import { changedFields, useSaveBaseConfigure } from './useBaseConfigure';
 import { isHttpUrl, settingRule } from './validators';
@@ -25,6 +26,7 @@ const FIELDS: (keyof GeneralFields)[] = [
   'httpClientTimeout',
   'frontendDisableAutoExpandLeftMenu',
   'aboutHosts',
+  ...CONNECTION_FIELDS,
 ];
 
 function pick(config: BaseConfigureView): GeneralFields {
@@ -171,6 +173,8 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
         >
           <TrustedProxiesInput />
         </Form.Item>
+
+        <ConnectionLimitsFields />
 
         <Divider titlePlacement="start">{t('set.sectionLogin')}</Divider>
         <Form.Item
