@@ -30,18 +30,22 @@ export function webLimitsOf(base: BaseSettings): ListenerLimits {
  */
 export function adminAdmission(core: Core): AdmissionRules {
   let proxies: readonly string[] | undefined;
-  let isProxy: (ip: string) => boolean = () => false;
+  let matcher: (ip: string) => boolean = () => false;
+  const isProxy = (ip: string) => {
+    const list = core.store.get().base.trustedProxies;
+    if (proxies !== list) {
+      proxies = list;
+      matcher = createIpMatcher(list);
+    }
+    return matcher(ip);
+  };
   return {
     reachable(ip) {
       const base = core.store.get().base;
-      if (base.allowInternetAccess || isLanAddress(ip)) return true;
-      if (proxies !== base.trustedProxies) {
-        proxies = base.trustedProxies;
-        isProxy = createIpMatcher(proxies);
-      }
-      return isProxy(ip);
+      return base.allowInternetAccess || isLanAddress(ip) || isProxy(ip);
     },
     isLan: isLanAddress,
+    isProxy,
     limits: () => adminLimitsOf(core.store.get().base),
     log: (line) => core.log.warn(line),
   };

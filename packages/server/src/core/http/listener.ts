@@ -15,6 +15,8 @@ export interface AdmissionRules {
   /** False: the peer may not reach the console at all (outside the LAN while internet access is off). */
   reachable(ip: string): boolean;
   isLan(ip: string): boolean;
+  /** A trusted proxy: it speaks for many clients, so no per-address cap applies to it. */
+  isProxy(ip: string): boolean;
   limits(): ListenerLimits;
   log(line: string): void;
 }
@@ -67,7 +69,7 @@ export class DualListener {
       reset(socket);
       return;
     }
-    if (!this.guard.admit(socket, ip)) return;
+    if (!this.guard.admit(socket, ip, this.rules.isProxy(ip))) return;
     const { handshakeMs, headerMs } = this.rules.limits();
     setHeaderTimeout(this.http, headerMs);
     setHeaderTimeout(this.https, headerMs);

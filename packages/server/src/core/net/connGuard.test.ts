@@ -59,6 +59,12 @@ describe('ConnectionGuard', () => {
     expect(g.size).toBe(4);
   });
 
+  it('applies only the total cap to a proxy that speaks for many clients', () => {
+    const g = guard({ perAddress: 2, total: 16 });
+    for (let i = 0; i < 5; i++) expect(g.admit(sock('127.0.0.1'), '127.0.0.1', true)).toBe(true);
+    expect(g.admit(sock('127.0.0.1'))).toBe(false);
+  });
+
   it('counts an IPv6 /64 as one address', () => {
     const g = guard({ perAddress: 2 });
     expect(g.admit(sock('2001:db8:0:1::a'))).toBe(true);

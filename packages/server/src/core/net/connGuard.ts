@@ -66,6 +66,8 @@ interface Holder {
   /** In accept order: the first is the oldest. */
   sockets: Set<net.Socket>;
   lan: boolean;
+  /** Speaks for many clients: never the one that gives way. */
+  proxy: boolean;
 }
 
 /**
@@ -73,7 +75,8 @@ interface Holder {
  * accept: past the per-address cap the connection is refused; at the total cap a newcomer takes
  * the oldest connection of the address that holds the most (when that one holds more than the
  * newcomer would), so one flooder cannot lock everyone out. LAN peers may use all of `total`;
- * outside peers a share that leaves an eighth of it (at least one) free for the LAN.
+ * outside peers a share that leaves an eighth of it (at least one) free for the LAN. A proxy
+ * (trusted, or a PROXY protocol sender) speaks for many clients: no per-address cap, never evicted.
  */
 export class ConnectionGuard {
   private readonly holders = new Map<string, Holder>();
@@ -99,20 +102,25 @@ export class ConnectionGuard {
     return this.holders.get(addressKey(ip))?.sockets.size ?? 0;
   }
 
-  /** Admits the socket (counted until it closes) or refuses it (reset and destroyed): true when admitted. */
-  admit(socket: net.Socket, ip = socket.remoteAddress ?? ''): boolean {
+  /**
+   * Admits the socket (counted until it closes) or refuses it (reset and destroyed): true when
+   * admitted. `proxy`: the peer speaks for many clients (a trusted proxy, a PROXY protocol
+   * sender), so only the total cap applies to it.
+   */
+  admit(socket: net.Socket, ip = socket.remoteAddress ?? '', proxy = false): boolean {
     const { perAddress, total } = this.limits();
     const key = addressKey(ip);
     const holder = this.holders.get(key);
     const mine = holder?.sockets.size ?? 0;
-    if (mine >= perAddress) return this.refuse(socket, key, ip, `it holds ${mine} connections (per-address cap)`);
+    if (mine >= perAddress && !proxy)
+      return this.refuse(socket, key, ip, `it holds ${mine} connections (per-address cap)`);
     const lan = holder ? holder.lan : this.isLan(ip);
     const room = lan ? total : total - Math.max(1, total >> 3);
-    if (this.open >= room && !this.evictFor(mine, lan))
+    if (this.open >= room && !this.evictFor(proxy ? Number.POSITIVE_INFINITY : mine, lan))
       return this.refuse(socket, key, ip, `${this.open} connections are open (total cap ${total})`);
     let h = holder;
     if (!h) {
-      h = { sockets: new Set(), lan };
+      h = { sockets: new Set(), lan, proxy };
       this.holders.set(key, h);
     }
     h.sockets.add(socket);
@@ -133,7 +141,7 @@ export class ConnectionGuard {
   private evictFor(mine: number, lan: boolean): boolean {
     let biggest: Holder | undefined;
     for (const h of this.holders.values()) {
-      if (!lan && h.lan) continue;
+      if ((!lan && h.lan) || h.proxy) continue;
       if (!biggest || h.sockets.size > biggest.sockets.size) biggest = h;
     }
     if (!biggest || biggest.sockets.size <= mine + 1) return false;

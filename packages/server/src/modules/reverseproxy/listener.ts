@@ -97,8 +97,10 @@ export class RuleListener {
     // Paused until it is clear which process serves the connection: a socket handed to a
     // helper must arrive there with none of its bytes read here.
     this.server = net.createServer({ noDelay: true, pauseOnConnect: true }, (socket) => {
-      // Caps first, before a byte is read or the socket travels to a helper process.
-      if (!guard.admit(socket)) return;
+      // Caps first, before a byte is read or the socket travels to a helper process. A PROXY
+      // protocol sender speaks for many clients: only the total cap applies to it.
+      const ip = socket.remoteAddress ?? '';
+      if (!guard.admit(socket, ip, this.sendsProxyHeader(ip))) return;
       if (this.handOff?.(socket)) return;
       socket.resume();
       this.dispatch(socket);
@@ -167,7 +169,8 @@ export class RuleListener {
 
   /** Serve a connection accepted elsewhere (a helper process gets its sockets from the main one). */
   accept(socket: net.Socket): void {
-    if (!this.guard.admit(socket)) return;
+    const ip = socket.remoteAddress ?? '';
+    if (!this.guard.admit(socket, ip, this.sendsProxyHeader(ip))) return;
     socket.setNoDelay(true);
     this.dispatch(socket);
   }
