@@ -184,6 +184,8 @@ export async function benchPortforward() {
         targetPorts: String(target),
         maxTcpConnections: 4096,
         maxUdpSessions: 4096,
+        // One client opens the 1000 idle connections: lift the per-address cap (64 by default).
+        perIpMaxConnections: 0,
       });
     const l = ports.lucky;
     await rule('iperf', ['tcp4', 'udp4'], l.iperf, iperfPort);

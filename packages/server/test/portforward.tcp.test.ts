@@ -126,6 +126,8 @@ describe('TCP forwarding', () => {
       listenPorts: String(port),
       targetAddresses: ['127.0.0.1'],
       targetPorts: String(echo.port),
+      // All 200 come from 127.0.0.1: past the default per-address cap of 64 (floods.test.ts).
+      perIpMaxConnections: 0,
     });
     const socks: net.Socket[] = await Promise.all(Array.from({ length: 200 }, () => connect(port)));
     const replies = await Promise.all(socks.map((c, i) => roundTrip(c, `message ${i} `.repeat(50))));

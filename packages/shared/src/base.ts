@@ -8,6 +8,26 @@ import {
 } from './limits.js';
 import { isCidrOrIp, isHostName, isIp } from './net.js';
 
+/** Connection caps and time-outs of the admin and web service listeners (issue 12 §4). */
+export const CONNECTION_LIMITS = {
+  adminMaxConnsPerAddress: { min: 4, max: 65535, default: 64 },
+  adminMaxConns: { min: 16, max: 65535, default: 1024 },
+  webMaxConnsPerAddress: { min: 4, max: 65535, default: 256 },
+  webMaxConns: { min: 16, max: 1_000_000, default: 4096 },
+  /** Seconds. */
+  handshakeTimeout: { min: 1, max: 120, default: 10 },
+  /** Seconds. */
+  headerTimeout: { min: 1, max: 300, default: 15 },
+} as const;
+const C = CONNECTION_LIMITS;
+const bounded = (r: { min: number; max: number; default: number }) =>
+  z
+    .number()
+    .int('must be a whole number')
+    .min(r.min, `must be ${r.min}-${r.max}`)
+    .max(r.max, `must be ${r.min}-${r.max}`)
+    .default(r.default);
+
 const port = z.number().int().min(1, 'port must be 1-65535').max(65535, 'port must be 1-65535');
 
 /** Fields of the base settings the browser may read and write. Secrets live elsewhere. */
@@ -67,6 +87,15 @@ export const baseSettingsSchema = z.object({
   /** Login throttling: failures per client address before back-off starts, and the lock-out window. */
   loginMaxFailures: z.number().int().min(3).max(100).default(5),
   loginLockMinutes: z.number().int().min(1).max(1440).default(15),
+  /** Open connections to the admin port from one address (IPv6: its /64), and in all (an eighth kept for LAN peers). */
+  adminMaxConnsPerAddress: bounded(C.adminMaxConnsPerAddress),
+  adminMaxConns: bounded(C.adminMaxConns),
+  /** The same over all web service rules of the process. */
+  webMaxConnsPerAddress: bounded(C.webMaxConnsPerAddress),
+  webMaxConns: bounded(C.webMaxConns),
+  /** Seconds for a TLS handshake, and for a whole request head (admin and web service). */
+  handshakeTimeout: bounded(C.handshakeTimeout),
+  headerTimeout: bounded(C.headerTimeout),
 });
 export type BaseSettings = z.infer<typeof baseSettingsSchema>;
 

@@ -22,6 +22,10 @@ export const PORTFORWARD_LIMITS = {
   maxUdpSessions: { min: 1, max: 16384, default: 1024 },
   /** 0 = no limit. */
   perIpMaxConnections: { min: 0, max: 16384, default: 0 },
+  /** A rule's share for one client address (IPv6: its /64): one address cannot hold a rule's every slot. */
+  rulePerIpMaxConnections: { min: 0, max: 16384, default: 64 },
+  /** A TCP connection with no byte either way for this long is closed; 0 = never. */
+  tcpIdleTimeoutMs: { min: 0, max: 86_400_000, default: 1_800_000 },
   ruleMaxTcpConnections: { min: 1, max: 16384, default: 256 },
   ruleMaxUdpSessions: { min: 1, max: 16384, default: 256 },
   connectTimeoutMs: { min: 100, max: 60000, default: 5000 },
@@ -117,7 +121,9 @@ const ruleShape = {
   maxTcpConnections: int(L.ruleMaxTcpConnections),
   maxUdpSessions: int(L.ruleMaxUdpSessions),
   /** TCP connections + UDP sessions of one client address on this rule (0 = no limit). */
-  perIpMaxConnections: int(L.perIpMaxConnections),
+  perIpMaxConnections: int(L.rulePerIpMaxConnections),
+  /** A relayed TCP connection idle this long either way is closed (0 = never). */
+  tcpIdleTimeoutMs: int(L.tcpIdleTimeoutMs),
   /** A UDP session with no datagram either way for this long is closed. */
   udpTimeoutMs: int(L.udpTimeoutMs),
   /** Largest datagram relayed; larger ones are dropped and logged. */

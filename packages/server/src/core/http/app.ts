@@ -12,6 +12,7 @@ import { isLanAddress, setCgnatIsLan } from '../net/lan.js';
 import type { KeyPair } from '../tls/adminCert.js';
 import { PACKAGES_DIR } from '../version.js';
 import { RELAY_HEADER, relayedClient } from './adminRelay.js';
+import { adminAdmission } from './admission.js';
 import { resolveClientIp } from './clientIp.js';
 import { type HostPolicy, hostAllowed, hostPolicy, originAllowed, ownHostNames, refusalPage } from './hostGuard.js';
 import { DualListener } from './listener.js';
@@ -71,7 +72,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       // The console answers with a stored certificate for its own name (e.g. nas.example.com),
       // and with its self-signed one for any other name or a bare IP address.
       const sni = certResolverFor(certStoreFor(core.store)).matchingSniCallback({ minVersion: 'TLSv1.2' });
-      listener = new DualListener(handler, tls, sni);
+      listener = new DualListener(handler, tls, sni, adminAdmission(core));
       return listener.http;
     },
   });

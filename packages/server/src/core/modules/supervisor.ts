@@ -2,6 +2,7 @@ import type { ModuleKey } from '@lucky/shared';
 import { certResolverFor } from '../certs/resolver.js';
 import { certStoreFor } from '../certs/store.js';
 import type { ConfigStore } from '../config/store.js';
+import { webLimitsOf } from '../http/admission.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
 import { HostFirewall } from '../net/firewall.js';
@@ -178,6 +179,7 @@ export class ModuleSupervisor {
       saveConfig: (next) => this.saveConfig(key, next),
       certs: certResolverFor(certStoreFor(this.store)),
       firewall: this.firewall(),
+      webLimits: () => webLimitsOf(this.store.get().base),
     };
     slot.state = 'starting';
     try {

@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import type { CertResolver } from '../certs/resolver.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
+import type { ListenerLimits } from '../net/connGuard.js';
 import type { HostFirewall } from '../net/firewall.js';
 
 export type ModuleState = 'stopped' | 'starting' | 'running' | 'error';
@@ -31,6 +32,8 @@ export interface ModuleContext {
   certs?: CertResolver;
   /** Opens host firewall ports for rules that ask for it (iptables / ip6tables); set by the supervisor. */
   firewall?: HostFirewall;
+  /** The web service's connection caps and time-outs from the base settings (read per connection). */
+  webLimits?: () => ListenerLimits;
 }
 
 export interface ModuleRuntime<C> {

@@ -1,4 +1,5 @@
 // Speed limits (token buckets) and live connection/session counts for the forwarders.
+import { addressKey } from '../../core/net/connGuard.js';
 
 /** Milliseconds from a monotonic clock; injectable for unit tests. */
 export type Clock = () => number;
@@ -102,9 +103,11 @@ export interface Scope {
  */
 export function admit(
   kind: 'tcp' | 'udp',
-  ip: string,
+  clientIp: string,
   scopes: readonly Scope[],
 ): { ok: true; release: () => void } | { ok: false; reason: string } {
+  // Per address means per host: an IPv6 client is counted by its /64, which one host can fill.
+  const ip = addressKey(clientIp);
   for (const s of scopes) {
     const cap = s.caps[kind];
     if (s.occupancy[kind] >= cap)

@@ -38,6 +38,9 @@ export class TcpConnection {
   private finished = false;
   private targetName = '';
   private handshaking = false;
+  /** Bytes relayed at the last idle check, and when that count last moved. */
+  private seenBytes = 0;
+  private activeAt = Date.now();
 
   constructor(
     private readonly owner: ConnectionOwner,
@@ -82,6 +85,24 @@ export class TcpConnection {
       this.connect(rule.targetOrder(), 0);
     });
     this.client.once('close', () => clearTimeout(timer));
+  }
+
+  /**
+   * Called by the port's idle sweep: true (and the connection is closed) when no byte went
+   * either way for `idleMs`. Counting bytes here costs the relay nothing per chunk.
+   */
+  closeIfIdle(now: number, idleMs: number): boolean {
+    const bytes = this.bytesIn + this.bytesOut;
+    if (bytes !== this.seenBytes) {
+      this.seenBytes = bytes;
+      this.activeAt = now;
+      return false;
+    }
+    if (now - this.activeAt < idleMs) return false;
+    const log = this.owner.rule.log;
+    if (log.wants(4)) log.info(`${this.owner.id} ${this.who}: idle for ${Math.round(idleMs / 1000)} s, closing`);
+    this.destroy();
+    return true;
   }
 
   /** Ends the connection now (port closing, rule switched off, address no longer allowed). */

@@ -6,6 +6,9 @@ import { hostPort, type RuleRuntime, unmapped } from './ruleRuntime.js';
 import { type ConnectionOwner, TcpConnection } from './tcpConnection.js';
 
 const CLOSE_WAIT_MS = 2000;
+/** The idle sweep runs a quarter of the idle time-out apart, within these bounds. */
+const IDLE_SWEEP_MIN_MS = 250;
+const IDLE_SWEEP_MAX_MS = 10_000;
 
 /**
  * One TCP listening port of a rule. A bind failure is this port's error (shown in the list);
@@ -19,6 +22,7 @@ export class TcpProxy implements ConnectionOwner {
   private server: net.Server | undefined;
   private readonly conns = new Set<TcpConnection>();
   private retryTimer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -83,12 +87,35 @@ export class TcpProxy implements ConnectionOwner {
 
   connectionClosed(conn: TcpConnection): void {
     if (this.conns.delete(conn)) this.stats.connections = this.conns.size;
+    if (this.conns.size === 0) this.stopIdleSweep();
+  }
+
+  /** Runs while the port has connections and the rule an idle time-out (read each round, so edits hold). */
+  private startIdleSweep(): void {
+    const idleMs = this.rule.rule.tcpIdleTimeoutMs;
+    if (this.idleTimer || idleMs <= 0) return;
+    const every = Math.min(IDLE_SWEEP_MAX_MS, Math.max(IDLE_SWEEP_MIN_MS, Math.floor(idleMs / 4)));
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      const limit = this.rule.rule.tcpIdleTimeoutMs;
+      if (limit <= 0) return;
+      const now = Date.now();
+      for (const c of this.conns) c.closeIfIdle(now, limit);
+      if (this.conns.size > 0) this.startIdleSweep();
+    }, every);
+    this.idleTimer.unref();
+  }
+
+  private stopIdleSweep(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.state = 'stopped';
     clearTimeout(this.retryTimer);
+    this.stopIdleSweep();
     const server = this.server;
     this.server = undefined;
     for (const c of this.conns) c.destroy();
@@ -124,6 +151,7 @@ export class TcpProxy implements ConnectionOwner {
     this.conns.add(conn);
     this.stats.connections = this.conns.size;
     conn.start();
+    this.startIdleSweep();
   }
 
   private refuse(raw: net.Socket, who: string, reason: string): void {

@@ -288,6 +288,10 @@ class DirectConnection {
   private gone = false;
   /** Since when the connection has been idle (no exchange). */
   since = Date.now();
+  /** Bytes read when it went idle: more means a head has started arriving. */
+  private idleBytes = -1;
+  /** When the sweep first saw part of the next head (the first one's started with the connection). */
+  private headSeen = this.since;
 
   constructor(
     private readonly socket: net.Socket,
@@ -422,6 +426,8 @@ class DirectConnection {
     }
     this.exchange = undefined;
     this.since = Date.now();
+    this.idleBytes = this.socket.bytesRead;
+    this.headSeen = 0;
     process.nextTick(() => ex.res.emit('close'));
     if (this.held) process.nextTick(() => this.next());
   }
@@ -448,10 +454,17 @@ class DirectConnection {
     this.onData(held);
   }
 
-  /** Checked by the sweep: idle too long, or a request that never finishes arriving. */
-  stale(now: number): boolean {
+  /**
+   * Checked by the sweep: idle too long, a head not whole within `headerMs` of its first bytes
+   * (however slowly they trickle), or a request that never finishes arriving.
+   */
+  stale(now: number, headerMs: number): boolean {
     const ex = this.exchange;
-    if (!ex) return now - this.since > KEEP_ALIVE_MS;
+    if (!ex) {
+      if (this.headSeen === 0 && this.socket.bytesRead !== this.idleBytes) this.headSeen = now;
+      if (this.headSeen !== 0 && now - this.headSeen > headerMs) return true;
+      return now - this.since > KEEP_ALIVE_MS;
+    }
     return !ex.req.complete && now - ex.started > REQUEST_MS;
   }
 
@@ -465,17 +478,23 @@ export class DirectPath {
   private readonly connections = new Set<DirectConnection>();
   private sweeper?: NodeJS.Timeout;
 
-  constructor(private readonly host: DirectHost) {}
+  /** `headerMs`: a request head must arrive whole within this long (the settings' header time-out). */
+  constructor(
+    private readonly host: DirectHost,
+    private readonly headerMs: () => number = () => KEEP_ALIVE_MS,
+  ) {}
 
   take(socket: net.Socket, handOver: HandOver): void {
     const conn = new DirectConnection(socket, this.host, handOver, (c) => this.connections.delete(c));
     this.connections.add(conn);
-    this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+    // Often enough for a short header time-out to hold within a second or so.
+    this.sweeper ??= setInterval(() => this.sweep(), Math.min(SWEEP_MS, this.headerMs() / 2)).unref();
   }
 
   private sweep(): void {
     const now = Date.now();
-    for (const c of this.connections) if (c.stale(now)) c.destroy();
+    const headerMs = this.headerMs();
+    for (const c of this.connections) if (c.stale(now, headerMs)) c.destroy();
   }
 
   close(): void {

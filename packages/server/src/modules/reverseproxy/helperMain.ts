@@ -9,6 +9,8 @@ import { CertResolver, type CertSource } from '../../core/certs/resolver.js';
 import type { LoadedCert } from '../../core/certs/store.js';
 import { setAdminRelay } from '../../core/http/adminRelay.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
+import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
+import { isLanAddress } from '../../core/net/lan.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { createHandlers, type RuleState } from './handler.js';
 import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
@@ -98,6 +100,12 @@ const certCopy = new CertCopy();
 const resolver = new CertResolver(certCopy);
 const backends = new Backends();
 const rules = new Map<string, Served>();
+/**
+ * The caps of this process's share of the connections (the worker checked its own caps before
+ * handing each over). Default settings: a helper is not sent the base settings; its refusals
+ * are counted, not logged.
+ */
+const guard = new ConnectionGuard('web service helper', defaultLimits, isLanAddress, () => undefined);
 
 function setRule(rule: ReverseproxyRule): void {
   const state: RuleState = { table: new RouteTable(rule), logs: relayLogs(rule), backends };
@@ -110,7 +118,7 @@ function setRule(rule: ReverseproxyRule): void {
   const next = { state } as Served;
   const handlers = createHandlers(() => next.state);
   next.requests = handlers.requestCount;
-  next.listener = new RuleListener(handlers, resolver, listenOptions(rule));
+  next.listener = new RuleListener(handlers, resolver, listenOptions(rule), undefined, guard);
   rules.set(rule.key, next);
 }
 

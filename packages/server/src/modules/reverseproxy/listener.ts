@@ -5,8 +5,10 @@ import type stream from 'node:stream';
 import tls from 'node:tls';
 import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../../core/certs/resolver.js';
+import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../../core/http/deadlines.js';
 import { splitByFirstByte } from '../../core/http/firstByte.js';
 import { readProxyHeader } from '../../core/http/proxyProtocol.js';
+import type { ConnectionGuard } from '../../core/net/connGuard.js';
 import { createIpMatcher } from '../../core/net/lan.js';
 import {
   type BodilessRequest,
@@ -43,7 +45,6 @@ export type ListenerOptions = Pick<
 /** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 
-const FIRST_BYTE_TIMEOUT_MS = 15_000;
 const CLOSE_WAIT_MS = 3000;
 
 /**
@@ -60,6 +61,7 @@ export class RuleListener {
   private closedIn = 0;
   private closedOut = 0;
   private plain!: http.Server;
+  private tlsHttp!: http.Server;
   private secure!: tls.Server;
   /** HTTP/2 streams to the handlers (h2/session.ts), over TLS by ALPN or as h2c. */
   private readonly onStream: StreamHandler = (req, res) =>
@@ -80,7 +82,9 @@ export class RuleListener {
     handlers: RuleHandlers,
     private readonly certs: CertResolver | undefined,
     opts: ListenerOptions,
-    private readonly handOff?: (socket: net.Socket) => boolean,
+    private readonly handOff: ((socket: net.Socket) => boolean) | undefined,
+    /** Connection caps and time-outs (shared by the rules of a process), checked at accept. */
+    private readonly guard: ConnectionGuard,
   ) {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
@@ -88,13 +92,17 @@ export class RuleListener {
       onRequest: (req: DirectRequest | BodilessRequest, res: DirectResponse) =>
         handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
     };
-    this.direct = new DirectPath(host);
+    this.direct = new DirectPath(host, () => guard.limits().headerMs);
     this.configure(opts);
     // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
     // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
     // Paused until it is clear which process serves the connection: a socket handed to a
     // helper must arrive there with none of its bytes read here.
     this.server = net.createServer({ noDelay: true, pauseOnConnect: true }, (socket) => {
+      // Caps first, before a byte is read or the socket travels to a helper process. A PROXY
+      // protocol sender speaks for many clients: only the total cap applies to it.
+      const ip = socket.remoteAddress ?? '';
+      if (!guard.admit(socket, ip, this.sendsProxyHeader(ip))) return;
       if (this.handOff?.(socket)) return;
       socket.resume();
       this.dispatch(socket);
@@ -107,11 +115,19 @@ export class RuleListener {
     this.opts = { ...opts, proxyProtocolFrom: [...opts.proxyProtocolFrom] };
     this.sendsProxyHeader = createIpMatcher(opts.proxyProtocolFrom);
     const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
+    const { headerMs } = this.guard.limits();
+    // The servers these replace keep serving their open connections; closing them only stops
+    // their time-out checks' timers and closes their idle keep-alive connections.
+    this.plain?.close();
+    this.tlsHttp?.close();
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+    checkHeadTimeouts(this.plain, headerMs);
     this.plain.on('upgrade', this.onUpgrade);
     this.plain.on('clientError', refuseClient);
     // HTTP/1.1 over TLS: node:http on the decrypted socket.
     const tlsHttp = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+    checkHeadTimeouts(tlsHttp, headerMs);
+    this.tlsHttp = tlsHttp;
     tlsHttp.on('upgrade', this.onUpgrade);
     tlsHttp.on('clientError', refuseClient);
     const onStream = this.onStream;
@@ -127,6 +143,7 @@ export class RuleListener {
         },
       },
       (socket) => {
+        handshakeDone(socket);
         if (socket.alpnProtocol === 'h2') new H2Session(socket, onStream);
         else tlsHttp.emit('connection', socket);
       },
@@ -156,6 +173,8 @@ export class RuleListener {
 
   /** Serve a connection accepted elsewhere (a helper process gets its sockets from the main one). */
   accept(socket: net.Socket): void {
+    const ip = socket.remoteAddress ?? '';
+    if (!this.guard.admit(socket, ip, this.sendsProxyHeader(ip))) return;
     socket.setNoDelay(true);
     this.dispatch(socket);
   }
@@ -173,7 +192,7 @@ export class RuleListener {
     }
     // A listed proxy: its connection starts with a PROXY header naming the client (required).
     socket.on('error', () => socket.destroy());
-    readProxyHeader(socket, FIRST_BYTE_TIMEOUT_MS, (err) => {
+    readProxyHeader(socket, this.guard.limits().headerMs, (err) => {
       if (err) {
         socket.destroy();
         return;
@@ -186,8 +205,12 @@ export class RuleListener {
   /** HTTP or TLS by the first byte, then h2c, the direct HTTP/1.1 path, or TLS (h2 / HTTP/1.1 by ALPN). */
   private route(socket: net.Socket): void {
     const { plain, secure, onStream, opts } = this;
-    splitByFirstByte(socket, FIRST_BYTE_TIMEOUT_MS, (s, isTls, first) => {
+    const { handshakeMs, headerMs } = this.guard.limits();
+    setHeaderTimeout(plain, headerMs);
+    setHeaderTimeout(this.tlsHttp, headerMs);
+    splitByFirstByte(socket, headerMs, (s, isTls, first) => {
       if (isTls && opts.listenTypes !== 'http') {
+        armHandshakeDeadline(s, handshakeMs);
         this.refreshDefaultCertificate();
         secure.emit('connection', s);
       } else if (!isTls && opts.listenTypes !== 'https') {
@@ -238,6 +261,8 @@ export class RuleListener {
    */
   close(): Promise<void> {
     this.direct.close();
+    this.plain.close();
+    this.tlsHttp.close();
     return new Promise((resolve) => {
       const done = setTimeout(resolve, CLOSE_WAIT_MS);
       this.server.close(() => {

@@ -6,6 +6,8 @@ import {
 } from '@lucky/shared';
 import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
+import { isLanAddress } from '../../core/net/lan.js';
 import { AccessLogs } from './accessLog.js';
 import type { createHandlers, RuleState } from './handler.js';
 import type { HelperPool } from './helperPool.js';
@@ -93,6 +95,9 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       this.plane ??= {
         code,
         backends: new code.Backends(),
+        guard: new ConnectionGuard('web service', this.ctx.webLimits ?? defaultLimits, isLanAddress, (line) =>
+          this.ctx.log.warn(line),
+        ),
         helpers: new code.HelperPool({
           ...code.helperSettings(),
           log: this.ctx.log,
@@ -200,8 +205,12 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       return;
     }
     const key = rule.key;
-    const listener = new plane.code.RuleListener(slot.handlers, this.ctx.certs, listenOptions(rule), (socket) =>
-      plane.helpers.handOff(key, socket),
+    const listener = new plane.code.RuleListener(
+      slot.handlers,
+      this.ctx.certs,
+      listenOptions(rule),
+      (socket) => plane.helpers.handOff(key, socket),
+      plane.guard,
     );
     try {
       const port = await listenOn(listener, rule.address, rule.port);
@@ -230,6 +239,8 @@ interface Plane {
   code: DataPlane;
   backends: Backends;
   helpers: HelperPool;
+  /** Connection caps over all the rules' listeners in this process. */
+  guard: ConnectionGuard;
 }
 
 const FIREWALL_OWNER = 'reverseproxy:';

@@ -24,6 +24,7 @@ const LIMIT_FIELDS = [
   'maxTcpConnections',
   'maxUdpSessions',
   'perIpMaxConnections',
+  'tcpIdleTimeoutMs',
   'udpTimeoutMs',
   'udpPacketSize',
 ] as const satisfies readonly (keyof RuleFormValues)[];

@@ -39,9 +39,18 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         name="perIpMaxConnections"
         label={t('portforward.perIpMax')}
         extra={t('portforward.perIpMaxRuleHelp')}
-        rules={[rangeRule(t, L.perIpMaxConnections.min, L.perIpMaxConnections.max)]}
+        rules={[rangeRule(t, L.rulePerIpMaxConnections.min, L.rulePerIpMaxConnections.max)]}
       >
-        {num(L.perIpMaxConnections.min, L.perIpMaxConnections.max)}
+        {num(L.rulePerIpMaxConnections.min, L.rulePerIpMaxConnections.max)}
+      </Form.Item>
+      <Form.Item
+        name="tcpIdleTimeoutMs"
+        label={t('portforward.tcpIdleTimeout')}
+        hidden={!tcp}
+        extra={t('portforward.tcpIdleTimeoutHelp')}
+        rules={[rangeRule(t, L.tcpIdleTimeoutMs.min, L.tcpIdleTimeoutMs.max)]}
+      >
+        {num(L.tcpIdleTimeoutMs.min, L.tcpIdleTimeoutMs.max, t('portforward.unitMs'))}
       </Form.Item>
       <Form.Item name="speedLimitIn" label={t('portforward.speedLimitIn')} extra={t('portforward.speedLimitInHelp')}>
         <SpeedInput data-testid="pf-speed-in" />

@@ -6,6 +6,7 @@ import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Select, Sp
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrustedProxiesInput, trustedProxiesRule } from '../../components/TrustedProxiesInput';
+import { CONNECTION_FIELDS, ConnectionLimitsFields } from './ConnectionLimitsFields';
 import { entranceUrl } from './reconnect';
 import { changedFields, useSaveBaseConfigure } from './useBaseConfigure';
 import { hostNamesRule, isHttpUrl, settingRule } from './validators';
@@ -27,6 +28,7 @@ const FIELDS: (keyof GeneralFields)[] = [
   'httpClientTimeout',
   'frontendDisableAutoExpandLeftMenu',
   'aboutHosts',
+  ...CONNECTION_FIELDS,
 ];
 
 function pick(config: BaseConfigureView): GeneralFields {
@@ -198,6 +200,8 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
         >
           <TrustedProxiesInput />
         </Form.Item>
+
+        <ConnectionLimitsFields />
 
         <Divider titlePlacement="start">{t('set.sectionLogin')}</Divider>
         <Form.Item
