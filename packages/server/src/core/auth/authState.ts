@@ -54,8 +54,11 @@ export class AuthState {
    * The claim is made before any await (so of N parallel uses one wins) and
    * saved before the caller lets the login through.
    */
-  async acceptTotpStep(step: number): Promise<boolean> {
-    if (step <= this.doc.totpStep) return false;
+  async acceptTotpStep(step: number, nowMs = Date.now()): Promise<boolean> {
+    // A saved step well ahead of the clock means the clock was wrong then (no RTC before NTP) and
+    // has been set back: keeping it would refuse every code until the clock catches up.
+    const clockWentBack = this.doc.totpStep > Math.floor(nowMs / 30_000) + 2;
+    if (step <= this.doc.totpStep && !clockWentBack) return false;
     this.doc.totpStep = step;
     await this.save();
     return true;
