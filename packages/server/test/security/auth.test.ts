@@ -115,6 +115,9 @@ describe('login throttle under concurrency', () => {
       );
       const answers = await Promise.all(guesses);
       const hashed = scrypt.count();
+      console.log(
+        `200 concurrent guesses: ${hashed} hashed, ${answers.filter((a) => a.body.ret === 3).length} refused by the throttle`,
+      );
       expect(hashed).toBeLessThanOrEqual(maxFailures + 2);
       expect(answers.filter((a) => a.body.token)).toHaveLength(0);
       expect(answers[150].body).toMatchObject({ ret: 3, code: 'loginThrottled' });
@@ -158,7 +161,7 @@ describe('login throttle under concurrency', () => {
     // Generous for a shared, loaded 2-core machine: the owner waits for one check at most, plus the time
     // the event loop takes to answer the flood's refusals; scaled by this machine's own login time now.
     // Before: every one of the 400 was hashed first (> 10 s, the abort above; 56 s in the review).
-    expect(ms).toBeLessThan(Math.max(2000, 5 * alone));
+    expect(ms).toBeLessThan(Math.max(2000, 8 * alone));
     // The flood was answered too (refused at once), not left hanging.
     expect(done.answered).toBe(400);
   });

@@ -41,9 +41,9 @@ export class Attempt {
   static begin(core: Core, ip: string, field?: string): Attempt {
     const a = core.throttle.admit(ip);
     if (!a.ok) {
-      core.log.warn(
-        `login attempt from ${ip} refused: ${a.reason === 'locked' ? 'address locked' : 'checks in flight'}`,
-      );
+      // Not logged once locked: a flood would push every useful line out of the log ring. The
+      // refusals before the lock (at most maxFailures per window) are.
+      if (a.reason === 'busy') core.log.warn(`login attempt from ${ip} refused: checks already running`);
       throw throttled(a.retryAfterMs, field);
     }
     return new Attempt(core, ip, a.key, a.attemptsLeft, field);
