@@ -158,7 +158,10 @@ describe('API tokens', () => {
   it('are shown once, work in the Authorization header, and stop working when revoked', async () => {
     s = await startTestServer();
     const token = await s.login();
-    const made = await s.call('POST', '/api/apitokens', { token, body: { name: 'home-assistant' } });
+    const made = await s.call('POST', '/api/apitokens', {
+      token,
+      body: { name: 'home-assistant', currentPassword: '666' },
+    });
     expect(made.body.token).toMatch(/^lkt_[0-9a-f]{12}_/);
     const list = await s.call('GET', '/api/apitokens', { token });
     expect(JSON.stringify(list.body)).not.toContain(made.body.token.slice(17));

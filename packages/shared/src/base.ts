@@ -121,6 +121,11 @@ export const loginSchema = z.object({
 
 export const apiTokenCreateSchema = z.object({
   name: z.string().trim().min(1, 'name cannot be empty').max(64),
+  /** A token outlives the session that makes it, so making one needs the password. */
+  currentPassword: z
+    .string({ error: 'enter the current password to create a token' })
+    .min(1, 'enter the current password to create a token')
+    .max(128),
 });
 
 export const twoFAEnableSchema = z.object({

@@ -8,7 +8,7 @@ import { createLogger } from '../core/logs/logger.js';
 /**
  * `lucky reset-login -cd <dir>`: the forgot-password path. Whoever can run
  * commands on the box owns it anyway; this resets the login to 666 / 666,
- * turns 2FA off and ends every session.
+ * turns 2FA off, revokes every API token and ends every session.
  */
 export async function resetLogin(configDir: string): Promise<void> {
   const log = createLogger({ stdout: true });
@@ -20,9 +20,11 @@ export async function resetLogin(configDir: string): Promise<void> {
     d.auth.passwordHash = passwordHash;
     d.auth.passwordIsDefault = true;
     d.auth.twoFA = { enabled: false, secret: '', recoveryCodes: [] };
+    // Whoever made them knew the old password, which is why it is being reset.
+    d.auth.apiTokens = [];
   });
   await fs.rm(path.join(configDir, 'sessions.json'), { force: true });
   log.info(
-    `login reset to 666 / 666 and 2FA switched off in ${configDir}; restart the console (settings take effect on start)`,
+    `login reset to 666 / 666, 2FA switched off and API tokens revoked in ${configDir}; restart the console (settings take effect on start)`,
   );
 }

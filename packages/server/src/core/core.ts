@@ -2,7 +2,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { baseSettingsSchema } from '@lucky/shared';
 import { modules as moduleList } from '../modules/index.js';
+import { AuthState } from './auth/authState.js';
+import { FairGate } from './auth/fairGate.js';
 import { hashPassword } from './auth/password.js';
+import { SecondFactor } from './auth/secondFactor.js';
 import { loadJwtSecret, SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { type AppConfig, CONFIG_SCHEMA_VERSION } from './config/schema.js';
@@ -44,13 +47,15 @@ export interface Core {
   audit: AuditLog;
   sessions: SessionStore;
   throttle: LoginThrottle;
+  /** Password checks (scrypt, libuv pool) run through here: a few at once, fair between addresses. */
+  hashGate: FairGate;
+  /** Last accepted TOTP step and API tokens' last use, persisted (auth-state.json). */
+  authState: AuthState;
+  /** The login's 2FA check: TOTP without replay, recovery codes spent once. */
+  secondFactor: SecondFactor;
   modules: ModuleSupervisor;
   /** Pending 2FA secrets by session id, until confirmed with a code. */
   pendingTwoFA: Map<string, string>;
-  /** Last accepted TOTP step, so a code cannot be replayed. */
-  lastTotpStep: number;
-  /** In-memory last use of API tokens by id. */
-  apiTokenUse: Map<string, string>;
   requestRestart(): void;
 }
 
@@ -87,6 +92,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     maxFailures: store.get().base.loginMaxFailures,
     lockMs: store.get().base.loginLockMinutes * 60_000,
   }));
+  const authState = new AuthState(configDir);
+  await authState.load();
   const core: Core = {
     version: opts.version ?? readVersion(),
     configDir,
@@ -98,10 +105,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     audit,
     sessions,
     throttle,
+    // Two of libuv's four threads: the rest stay free for file and DNS work.
+    hashGate: new FairGate(2),
+    authState,
+    secondFactor: new SecondFactor(store, authState, log.child('auth')),
     modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir),
     pendingTwoFA: new Map(),
-    lastTotpStep: 0,
-    apiTokenUse: new Map(),
     requestRestart: () => (opts.onRestart ?? defaultRestart)(),
   };
   return core;

@@ -58,6 +58,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
       await admin.app.close();
       // Audit lines are appended in the background; let the last ones land.
       await core.audit.flush();
+      await core.authState.flush();
     },
   };
 }

@@ -46,7 +46,7 @@ async function authenticate(core: Core, req: FastifyRequest): Promise<{ sessionI
   if (token.startsWith('lkt_')) {
     const rec = matchApiToken(token, config.auth.apiTokens);
     if (!rec) return undefined;
-    core.apiTokenUse.set(rec.id, new Date().toISOString());
+    core.authState.tokenUsed(rec.id, req.clientIp);
     return {};
   }
   const session = await core.sessions.verify(token, config.base.adminAccount);

@@ -23,6 +23,8 @@ const KEEP_IN_MEMORY = 1000;
 export class AuditLog {
   private entries: AuditEntry[] = [];
   private chain: Promise<void> = Promise.resolve();
+  /** Lines not yet appended: written in one append per batch, so a login flood costs one file write, not one per call. */
+  private pending: string[] = [];
 
   constructor(private readonly dir: string) {}
 
@@ -53,7 +55,8 @@ export class AuditLog {
     const e: AuditEntry = { time: new Date().toISOString(), ...entry };
     this.entries.push(e);
     if (this.entries.length > KEEP_IN_MEMORY + 100) this.entries = this.entries.slice(-KEEP_IN_MEMORY);
-    this.chain = this.chain.then(() => this.append(e)).catch(() => undefined);
+    this.pending.push(JSON.stringify(e));
+    if (this.pending.length === 1) this.chain = this.chain.then(() => this.append()).catch(() => undefined);
   }
 
   /** Newest first. */
@@ -66,12 +69,14 @@ export class AuditLog {
     return this.chain;
   }
 
-  private async append(e: AuditEntry): Promise<void> {
+  private async append(): Promise<void> {
+    const lines = this.pending.splice(0);
+    if (lines.length === 0) return;
     const size = await fs.stat(this.file).then(
       (s) => s.size,
       () => 0,
     );
     if (size > MAX_FILE_BYTES) await fs.rename(this.file, `${this.file}.1`);
-    await fs.appendFile(this.file, `${JSON.stringify(e)}\n`, { mode: 0o600 });
+    await fs.appendFile(this.file, `${lines.join('\n')}\n`, { mode: 0o600 });
   }
 }

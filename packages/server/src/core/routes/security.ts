@@ -1,11 +1,11 @@
 import { apiTokenCreateSchema, twoFADisableSchema, twoFAEnableSchema } from '@lucky/shared';
 import { z } from 'zod';
-import { verifyPassword } from '../auth/password.js';
 import { makeApiToken } from '../auth/sessions.js';
 import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from '../auth/totp.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { badRequest, conflict, notFound, parseWith } from '../http/reply.js';
+import { checkCurrentPassword } from './attempt.js';
 
 const auditQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -45,7 +45,8 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
       await core.store.update((d) => {
         d.auth.twoFA = { enabled: true, secret, recoveryCodes: codes.map(hashRecoveryCode) };
       });
-      core.lastTotpStep = step;
+      // The code that switched 2FA on cannot then sign in (persisted, like every accepted step).
+      await core.authState.acceptTotpStep(step);
       core.pendingTwoFA.clear();
       core.log.warn(`two-factor login switched on from ${ctx.clientIp}`);
       return { ret: 0, recoveryCodes: codes };
@@ -59,9 +60,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     body: twoFADisableSchema,
     handler: async (req, _reply, ctx) => {
       const { password } = parseWith(twoFADisableSchema, req.body);
-      if (!(await verifyPassword(password, core.store.get().auth.passwordHash))) {
-        throw badRequest('the password is wrong', 'password', 'currentPasswordWrong');
-      }
+      await checkCurrentPassword(core, ctx.clientIp, password, 'password');
       await core.store.update((d) => {
         d.auth.twoFA = { enabled: false, secret: '', recoveryCodes: [] };
       });
@@ -77,29 +76,35 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     summary: 'API tokens (without their secrets)',
     handler: () => ({
       ret: 0,
-      list: core.store.get().auth.apiTokens.map((t) => ({
-        id: t.id,
-        name: t.name,
-        createdAt: t.createdAt,
-        lastUsedAt: core.apiTokenUse.get(t.id) ?? null,
-      })),
+      list: core.store.get().auth.apiTokens.map((t) => {
+        const use = core.authState.tokenUse(t.id);
+        return {
+          id: t.id,
+          name: t.name,
+          createdAt: t.createdAt,
+          lastUsedAt: use?.at ?? null,
+          lastUsedIp: use?.ip ?? null,
+        };
+      }),
     }),
   });
   r.add({
     method: 'POST',
     path: '/api/apitokens',
     access: 'token',
-    summary: 'Create an API token; the token is in this answer only',
+    summary: 'Create an API token (needs the current password); the token is in this answer only',
     body: apiTokenCreateSchema,
-    handler: async (req) => {
-      const { name } = parseWith(apiTokenCreateSchema, req.body);
+    handler: async (req, _reply, ctx) => {
+      const { name, currentPassword } = parseWith(apiTokenCreateSchema, req.body);
       if (core.store.get().auth.apiTokens.length >= 32)
         throw conflict('at most 32 API tokens', undefined, 'tooManyTokens');
+      // A token outlives the session that makes it: a stolen session alone must not be able to mint one.
+      await checkCurrentPassword(core, ctx.clientIp, currentPassword, 'currentPassword');
       const t = makeApiToken();
       await core.store.update((d) => {
         d.auth.apiTokens.push({ id: t.id, name, hash: t.hash, createdAt: new Date().toISOString() });
       });
-      core.log.info(`API token "${name}" created`);
+      core.log.info(`API token "${name}" created from ${ctx.clientIp}`);
       return { ret: 0, id: t.id, token: t.token };
     },
   });
@@ -115,6 +120,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
       await core.store.update((d) => {
         d.auth.apiTokens = d.auth.apiTokens.filter((t) => t.id !== id);
       });
+      await core.authState.forgetTokens(new Set(core.store.get().auth.apiTokens.map((t) => t.id)));
       core.log.info(`API token ${id} revoked`);
       return { ret: 0 };
     },

@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { type BaseConfigureView, baseConfigurePutSchema, baseSettingsSchema } from '@lucky/shared';
-import { hashPassword, verifyPassword } from '../auth/password.js';
+import { hashPassword } from '../auth/password.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+import { checkCurrentPassword } from './attempt.js';
 
 export function baseView(core: Core): BaseConfigureView {
   const c = core.store.get();
@@ -39,9 +40,7 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
             'currentPassword',
             'currentPasswordRequired',
           );
-        if (!(await verifyPassword(currentPassword, current.auth.passwordHash))) {
-          throw badRequest('the current password is wrong', 'currentPassword', 'currentPasswordWrong');
-        }
+        await checkCurrentPassword(core, ctx.clientIp, currentPassword, 'currentPassword');
         if (newPassword !== undefined && newPassword === currentPassword) {
           throw badRequest('the new password must differ from the current one', 'newPassword', 'passwordUnchanged');
         }
@@ -59,13 +58,16 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
         if (passwordHash) {
           d.auth.passwordHash = passwordHash;
           d.auth.passwordIsDefault = false;
+          // Tokens were made under the old password: whoever knew it may hold one.
+          d.auth.apiTokens = [];
         }
       });
       if (passwordHash || accountChanged) {
         // Every other session ends; this one carries on (under the new account name if it changed).
         await core.sessions.revokeAll(accountChanged ? undefined : ctx.sessionId);
+        if (passwordHash) await core.authState.forgetTokens(new Set());
         core.log.warn(
-          `admin ${passwordHash ? 'password' : 'account'} changed from ${ctx.clientIp}; other sessions revoked`,
+          `admin ${passwordHash ? 'password' : 'account'} changed from ${ctx.clientIp}; other sessions${passwordHash ? ' and every API token' : ''} revoked`,
         );
       }
       core.log.info('base settings saved');

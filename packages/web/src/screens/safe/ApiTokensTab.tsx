@@ -1,9 +1,10 @@
-// API tokens for automation: the token text is shown once, right after creation.
+// API tokens for automation: the token text is shown once, right after creation. Making one needs
+// the current password (a token outlives the session that makes it); each shows its last use.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { del, get, post } from '../../api/client';
+import { ApiError, del, get, post, replyText } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { formatTime } from './time';
 
@@ -12,6 +13,13 @@ interface ApiToken {
   name: string;
   createdAt: string | number;
   lastUsedAt?: string | number | null;
+  /** Client address of the last use. */
+  lastUsedIp?: string | null;
+}
+
+interface CreateFields {
+  name: string;
+  currentPassword: string;
 }
 
 const KEY = ['apitokens'];
@@ -20,7 +28,7 @@ export function ApiTokensTab() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<{ name: string }>();
+  const [form] = Form.useForm<CreateFields>();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const tokens = useQuery({
@@ -29,15 +37,21 @@ export function ApiTokensTab() {
       (await get<{ ret: number; list?: ApiToken[] }>('api/apitokens', { signal })).list ?? [],
   });
 
-  const create = async ({ name }: { name: string }) => {
+  const create = async ({ name, currentPassword }: CreateFields) => {
     setBusy(true);
     try {
-      const r = await post<{ ret: number; id: string; token: string }>('api/apitokens', { name: name.trim() });
+      const r = await post<{ ret: number; id: string; token: string }>('api/apitokens', {
+        name: name.trim(),
+        currentPassword,
+      });
       setCreated({ name: name.trim(), token: r.token });
       form.resetFields();
       await queryClient.invalidateQueries({ queryKey: KEY });
-    } catch {
-      // shown by the client
+    } catch (err) {
+      // Shown by the client too; the field the server names gets the message beside it.
+      const reply = err instanceof ApiError ? err.reply : undefined;
+      if (reply?.field === 'name' || reply?.field === 'currentPassword')
+        form.setFields([{ name: reply.field, errors: [replyText(reply) ?? ''] }]);
     } finally {
       setBusy(false);
     }
@@ -84,6 +98,14 @@ export function ApiTokensTab() {
         >
           <Input placeholder={t('safe.tokenName')} style={{ width: 240 }} />
         </Form.Item>
+        <Form.Item name="currentPassword" rules={[{ required: true, message: t('safe.tokenPasswordRequired') }]}>
+          <Input.Password
+            placeholder={t('safe.tokenPassword')}
+            autoComplete="current-password"
+            style={{ width: 220 }}
+            data-testid="token-password"
+          />
+        </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" loading={busy}>
             {t('safe.createToken')}
@@ -95,14 +117,22 @@ export function ApiTokensTab() {
         loading={tokens.isPending}
         dataSource={tokens.data}
         pagination={false}
-        scroll={{ x: 560 }}
+        scroll={{ x: 640 }}
         columns={[
           { title: t('safe.tokenName'), dataIndex: 'name' },
           { title: t('safe.createdAt'), dataIndex: 'createdAt', render: formatTime },
           {
             title: t('safe.lastUsedAt'),
             dataIndex: 'lastUsedAt',
-            render: (v) => (v ? formatTime(v) : t('safe.neverUsed')),
+            render: (v, tok) =>
+              v ? (
+                <span>
+                  {formatTime(v)}
+                  {tok.lastUsedIp && <Typography.Text type="secondary">{` · ${tok.lastUsedIp}`}</Typography.Text>}
+                </span>
+              ) : (
+                t('safe.neverUsed')
+              ),
           },
           {
             title: t('common.actions'),
