@@ -3,9 +3,15 @@
 //   release/lucky-console-<version>.tar.gz  →  lucky-console/{release.json, packages/*/dist/**, package.json files}
 // release.json = { name, version, createdAt, files: { '<path relative to lucky-console/>': '<sha256 hex>' } }.
 // The server's updater (packages/server/src/core/system/release.ts) verifies exactly this layout.
+// Signing: with LUCKY_RELEASE_SIGNING_KEY set (an ed25519 private key in PEM, or the path of a
+// PEM file) it also writes lucky-console/release.sig = { alg: 'ed25519', keyId, sig }, a
+// detached signature of the exact release.json bytes (keyId = first 16 hex of sha256 of the
+// public key's SPKI DER). Installs trust the keys in packages/server/src/core/system/releaseKeys.ts
+// and <config dir>/trusted-keys/*.pem; without the variable the package is unsigned (installs
+// then ask the admin to confirm a warning).
 // Options (for tests): --root <repo dir> (default: this repository), --out <dir> (default: <root>/release).
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +46,31 @@ function parseArgs(argv) {
   return out;
 }
 
+/** The signing key from the environment, or null (unsigned). Any problem with it stops the build. */
+function signingKey() {
+  const v = process.env.LUCKY_RELEASE_SIGNING_KEY?.trim();
+  if (!v) return null;
+  let pem = v;
+  if (!v.startsWith('-----BEGIN')) {
+    try {
+      pem = fs.readFileSync(v, 'utf8');
+    } catch (e) {
+      fail(`LUCKY_RELEASE_SIGNING_KEY: cannot read ${v}: ${e.code ?? e.message}`);
+    }
+  }
+  let key;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    fail('LUCKY_RELEASE_SIGNING_KEY is not a private key in PEM form');
+  }
+  if (key.asymmetricKeyType !== 'ed25519') fail('LUCKY_RELEASE_SIGNING_KEY must be an ed25519 key');
+  const der = createPublicKey(key).export({ type: 'spki', format: 'der' });
+  return { key, keyId: createHash('sha256').update(der).digest('hex').slice(0, 16) };
+}
+
 const args = parseArgs(process.argv.slice(2));
+const signer = signingKey();
 const root = path.resolve(args.root ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const outDir = path.resolve(args.out ?? path.join(root, 'release'));
 
@@ -103,7 +133,12 @@ try {
       .map((k) => [k, files[k]]),
   );
   const manifest = { name: NAME, version, createdAt: new Date().toISOString(), files: sorted };
-  fs.writeFileSync(path.join(top, 'release.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+  const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(path.join(top, 'release.json'), manifestBytes, { mode: 0o644 });
+  if (signer) {
+    const sig = { alg: 'ed25519', keyId: signer.keyId, sig: sign(null, manifestBytes, signer.key).toString('base64') };
+    fs.writeFileSync(path.join(top, 'release.sig'), `${JSON.stringify(sig)}\n`, { mode: 0o644 });
+  }
 
   fs.mkdirSync(outDir, { recursive: true });
   const outFile = path.join(outDir, `${NAME}-${version}.tar.gz`);
@@ -115,7 +150,7 @@ try {
   fs.renameSync(partial, outFile);
   const size = fs.statSync(outFile).size;
   console.log(
-    `${path.relative(process.cwd(), outFile) || outFile}  ${NAME} ${version}, ${Object.keys(sorted).length} files, ${(size / 1e6).toFixed(2)} MB`,
+    `${path.relative(process.cwd(), outFile) || outFile}  ${NAME} ${version}, ${Object.keys(sorted).length} files, ${(size / 1e6).toFixed(2)} MB, ${signer ? `signed by key ${signer.keyId}` : 'UNSIGNED (set LUCKY_RELEASE_SIGNING_KEY to sign)'}`,
   );
 } catch (e) {
   console.error(`package: ${e.message}`);

@@ -5,5 +5,6 @@ export * from './limits.js';
 export * from './modules/ddns.js';
 export * from './modules/portforward.js';
 export * from './modules/reverseproxy.js';
+export * from './modules/secretText.js';
 export * from './modules.js';
 export * from './net.js';

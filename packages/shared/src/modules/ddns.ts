@@ -13,6 +13,7 @@ import {
   TSIG_ALGORITHMS,
 } from './ddnsConstants.js';
 import { classifyIssue, describeGenericIssue, type FieldIssue, GENERIC_ISSUE_MESSAGES } from './fieldIssue.js';
+import { SECRET_MASK } from './secretText.js';
 
 export * from './ddnsConstants.js';
 
@@ -36,9 +37,6 @@ export const DDNS_LIMITS = {
   /** Histories kept per task and per domain. */
   history: { max: 10 },
 } as const;
-
-/** Sent back in place of a stored secret; sending it again keeps the stored value. */
-export const SECRET_MASK = '******';
 
 /** English text of each code; the web has its own translations under the same keys. */
 export const DDNS_MESSAGES = {
@@ -73,6 +71,7 @@ export const DDNS_MESSAGES = {
   taskNotFound: 'no such task',
   serviceOff: 'the DDNS service is switched off',
   taskDisabled: 'the task is switched off',
+  secretMaskUnmatched: 'this field shows ****** for stored secrets that no longer fit it; type the secret again',
   ...GENERIC_ISSUE_MESSAGES,
 } as const;
 export type DdnsErrorCode = keyof typeof DDNS_MESSAGES;

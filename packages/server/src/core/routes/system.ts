@@ -6,6 +6,7 @@ import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
 import { createUpdater, UpdateError } from '../system/release.js';
+import { loadTrustedKeys } from '../system/releaseSignature.js';
 import { createServiceManager } from '../system/service.js';
 import { INSTALL_ROOT } from '../version.js';
 
@@ -13,6 +14,10 @@ const serviceQuery = z.object({
   option: z.enum(['install', 'uninstall', 'start', 'stop', 'restart', 'status'], {
     message: 'option must be install, uninstall, start, stop, restart or status',
   }),
+});
+/** `allowUnsigned=1`: the admin saw the warning and installs a package without a trusted signature. */
+const uploadQuery = z.object({
+  allowUnsigned: z.enum(['0', '1', 'true', 'false'], { message: 'allowUnsigned must be 1 or 0' }).optional(),
 });
 const confirmBody = z.object({ key: z.string().min(1, 'key cannot be empty').max(64) });
 const MAX_RELEASE_BYTES = 200 * 1024 * 1024;
@@ -56,13 +61,23 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
     },
   });
 
-  const updater = createUpdater({ installRoot: INSTALL_ROOT, stagingDir: path.join(core.configDir, 'update-staging') });
+  const updater = createUpdater({
+    installRoot: INSTALL_ROOT,
+    stagingDir: path.join(core.configDir, 'update-staging'),
+    trustedKeys: () =>
+      loadTrustedKeys(core.configDir, (file) =>
+        core.log.warn(`trusted-keys/${file} is not an ed25519 public key (PEM); ignored`),
+      ),
+  });
   r.add({
     method: 'POST',
     path: '/api/update',
     access: 'token',
-    summary: 'Upload a release package (.tar.gz); it is verified and held until confirmed',
+    summary:
+      'Upload a release package (.tar.gz); it is verified (checksums, signature) and held until confirmed. Without a trusted signature it is refused (code releaseUnsigned) unless ?allowUnsigned=1',
+    query: uploadQuery,
     handler: async (req) => {
+      const { allowUnsigned } = parseWith(uploadQuery, req.query);
       if (!req.isMultipart()) throw badRequest('send the package as multipart/form-data', 'file');
       const part = await req.file({ limits: { fileSize: MAX_RELEASE_BYTES } });
       if (!part) throw badRequest('no file in the upload', 'file');
@@ -71,11 +86,28 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
       try {
         await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
         if (part.file.truncated) throw new ApiFailure(413, 1, `package larger than ${MAX_RELEASE_BYTES} bytes`, 'file');
-        const staged = await updater.stage(file).catch((err: Error) => {
-          throw asFailure(err, 'not a valid release package', 'file');
-        });
-        core.log.info(`release package ${staged.version} uploaded and verified`);
-        return { ret: 0, version: staged.version, key: staged.key, currentVersion: core.version };
+        const staged = await updater
+          .stage(file, { allowUnsigned: allowUnsigned === '1' || allowUnsigned === 'true' })
+          .catch((err: Error) => {
+            throw asFailure(err, 'not a valid release package', 'file');
+          });
+        const sig = staged.signature;
+        if (sig.status === 'trusted') {
+          core.log.info(
+            `release package ${staged.version} uploaded and verified (signed by ${sig.keyName}, key ${sig.keyId})`,
+          );
+        } else {
+          core.log.warn(
+            `release package ${staged.version} uploaded WITHOUT a trusted signature (${sig.status === 'unsigned' ? 'unsigned' : `unknown key ${sig.keyId}`}); the admin confirmed the warning`,
+          );
+        }
+        return {
+          ret: 0,
+          version: staged.version,
+          key: staged.key,
+          currentVersion: core.version,
+          signature: sig.status === 'trusted' ? { status: 'trusted', keyId: sig.keyId, keyName: sig.keyName } : sig,
+        };
       } finally {
         await fs.rm(tmpDir, { recursive: true, force: true });
       }
@@ -124,8 +156,22 @@ function withConfigDir(args: string[], configDir: string): string[] {
   return [...out, '-cd', configDir];
 }
 
+/** Codes the update screen acts on (the unsigned warning dialog). */
+const UPDATE_CODES: Partial<Record<string, string>> = {
+  unsigned: 'releaseUnsigned',
+  'bad-signature': 'releaseBadSignature',
+};
+
 function asFailure(err: Error, what: string, field: string): ApiFailure {
-  if (err instanceof UpdateError)
-    return new ApiFailure(err.status, err.status >= 500 ? 5 : 1, `${what}: ${err.message}`, field);
+  if (err instanceof UpdateError) {
+    const code = UPDATE_CODES[err.code];
+    return new ApiFailure(
+      err.status,
+      err.status >= 500 ? 5 : 1,
+      `${what}: ${err.message}`,
+      field,
+      code ? { code } : undefined,
+    );
+  }
   return new ApiFailure(500, 5, `${what}: ${err.message}`, field);
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import {
   existsSync,
   linkSync,
@@ -23,9 +23,21 @@ import {
   UpdateError,
   type Updater,
 } from './release.js';
+import { keyIdOf, loadTrustedKeys } from './releaseSignature.js';
 
 const PACKAGE_SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../scripts/package.mjs');
 const DEPS = { fastify: '5.12.8' };
+
+/** A signing key made for these tests; installs trust it through <config dir>/trusted-keys/. */
+function testKey() {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  return {
+    keyId: keyIdOf(publicKey),
+    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+const KEY = testKey();
 
 let tmp: string;
 beforeEach(() => {
@@ -55,13 +67,19 @@ function makeTree(root: string, version: string, deps: Record<string, string> = 
   write(root, 'packages/shared/dist/index.js', `export {};\n`);
 }
 
-/** Runs scripts/package.mjs on a fake checkout; returns the .tar.gz path. */
-function buildPackage(version: string, deps: Record<string, string> = DEPS): string {
+/**
+ * Runs scripts/package.mjs on a fake checkout; returns the .tar.gz path. Signed with the test
+ * key unless `signWith` is null (unsigned) or another PEM / key file path.
+ */
+function buildPackage(version: string, deps: Record<string, string> = DEPS, signWith: string | null = KEY.privatePem) {
   const src = join(tmp, `src-${version}-${Math.random().toString(36).slice(2)}`);
   makeTree(src, version, deps);
   write(src, 'packages/shared/dist/skip.tsbuildinfo', 'x');
   const out = join(tmp, 'out');
-  execFileSync(process.execPath, [PACKAGE_SCRIPT, '--root', src, '--out', out], { stdio: 'pipe' });
+  const env = { ...process.env };
+  delete env.LUCKY_RELEASE_SIGNING_KEY;
+  if (signWith !== null) env.LUCKY_RELEASE_SIGNING_KEY = signWith;
+  execFileSync(process.execPath, [PACKAGE_SCRIPT, '--root', src, '--out', out], { stdio: 'pipe', env });
   return join(out, `lucky-console-${version}.tar.gz`);
 }
 
@@ -129,11 +147,15 @@ describe('createUpdater', () => {
   let install: string;
   let staging: string;
   let updater: Updater;
+  let configDir: string;
+  const trustedKeys = () => loadTrustedKeys(configDir);
   beforeEach(() => {
     install = join(tmp, 'install');
     staging = join(tmp, 'staging');
+    configDir = join(tmp, 'config');
+    write(configDir, 'trusted-keys/test.pem', KEY.publicPem);
     makeTree(install, '1.0.0');
-    updater = createUpdater({ installRoot: install, stagingDir: staging });
+    updater = createUpdater({ installRoot: install, stagingDir: staging, trustedKeys });
   });
   const read = (rel: string) => readFileSync(join(install, rel), 'utf8');
   const stagingEmpty = () => !existsSync(staging) || readdirSync(staging).length === 0;
@@ -265,9 +287,14 @@ describe('createUpdater', () => {
     await expectUpdateError(updater.stage(junk), 'invalid-package', /not a \.tar\.gz/);
     await expectUpdateError(updater.stage(join(tmp, 'absent.tar.gz')), 'invalid-package');
 
-    const small = createUpdater({ installRoot: install, stagingDir: staging, maxBytes: 100 });
+    const small = createUpdater({ installRoot: install, stagingDir: staging, maxBytes: 100, trustedKeys });
     await expectUpdateError(small.stage(buildPackage('2.0.0')), 'too-large');
-    const tinyUnpacked = createUpdater({ installRoot: install, stagingDir: staging, maxUnpackedBytes: 2000 });
+    const tinyUnpacked = createUpdater({
+      installRoot: install,
+      stagingDir: staging,
+      maxUnpackedBytes: 2000,
+      trustedKeys,
+    });
     await expectUpdateError(tinyUnpacked.stage(buildPackage('2.0.0')), 'too-large', /unpacks/);
 
     const deps = buildPackage('2.0.0', { fastify: '5.12.8', undici: '7.30.2' });
@@ -290,7 +317,7 @@ describe('createUpdater', () => {
   });
 
   it('a staged package expires', async () => {
-    const u = createUpdater({ installRoot: install, stagingDir: staging, ttlMs: 1 });
+    const u = createUpdater({ installRoot: install, stagingDir: staging, ttlMs: 1, trustedKeys });
     const s = await u.stage(buildPackage('2.0.0'));
     await new Promise((r) => setTimeout(r, 10));
     expect(u.pending()).toBeNull();
@@ -303,5 +330,101 @@ describe('createUpdater', () => {
     const first = updater.stage(pkg);
     await expectUpdateError(updater.stage(pkg), 'busy');
     await first;
+  });
+});
+
+describe('release signatures', () => {
+  let install: string;
+  let staging: string;
+  let configDir: string;
+  let updater: Updater;
+  const skipped: string[] = [];
+  beforeEach(() => {
+    install = join(tmp, 'install');
+    staging = join(tmp, 'staging');
+    configDir = join(tmp, 'config');
+    write(configDir, 'trusted-keys/test.pem', KEY.publicPem);
+    write(configDir, 'trusted-keys/junk.pem', 'not a key');
+    write(configDir, 'trusted-keys/readme.txt', KEY.publicPem.replace('PUBLIC', 'IGNORED'));
+    makeTree(install, '1.0.0');
+    skipped.length = 0;
+    updater = createUpdater({
+      installRoot: install,
+      stagingDir: staging,
+      trustedKeys: () => loadTrustedKeys(configDir, (f) => skipped.push(f)),
+    });
+  });
+  const readSig = (pkg: string) =>
+    JSON.parse(execFileSync('tar', ['-xzOf', pkg, 'lucky-console/release.sig'], { encoding: 'utf8' }));
+
+  it('package.mjs signs release.json with the key from the environment (PEM or a file path)', () => {
+    const sig = readSig(buildPackage('2.0.0'));
+    expect(sig).toMatchObject({ alg: 'ed25519', keyId: KEY.keyId });
+    expect(Buffer.from(sig.sig, 'base64')).toHaveLength(64);
+    const keyFile = join(tmp, 'signing.pem');
+    writeFileSync(keyFile, KEY.privatePem);
+    expect(readSig(buildPackage('2.0.1', DEPS, keyFile)).keyId).toBe(KEY.keyId);
+    const names = execFileSync('tar', ['-tzf', buildPackage('2.0.2', DEPS, null)], { encoding: 'utf8' });
+    expect(names).not.toContain('release.sig');
+    expect(() => buildPackage('2.0.3', DEPS, join(tmp, 'absent.pem'))).toThrow(/cannot read/);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    expect(() => buildPackage('2.0.4', DEPS, rsa.toString())).toThrow(/ed25519/);
+  });
+
+  it('a package signed by a trusted key is accepted (key from trusted-keys/, bad files there skipped)', async () => {
+    const s = await updater.stage(buildPackage('2.0.0'));
+    expect(s.signature).toEqual({ status: 'trusted', keyId: KEY.keyId, keyName: 'trusted-keys/test.pem' });
+    expect(skipped).toEqual(['junk.pem']);
+    await updater.confirm(s.key);
+    expect(readFileSync(join(install, 'packages/server/dist/main.js'), 'utf8')).toContain('2.0.0');
+  });
+
+  it('a tampered signed package is refused, always, even with the admin confirmation', async () => {
+    // Self-consistent: the file changed and its checksum in release.json with it.
+    const changed = repack(buildPackage('2.0.0'), (top) => {
+      writeFileSync(join(top, 'packages/server/dist/main.js'), 'evil()');
+      rehash(top);
+    });
+    await expectUpdateError(updater.stage(changed), 'bad-signature', /does not match release\.json/);
+    await expectUpdateError(updater.stage(changed, { allowUnsigned: true }), 'bad-signature');
+    // The version in the manifest edited, nothing else.
+    const relabelled = repack(buildPackage('2.0.0'), (top) => {
+      const text = readFileSync(join(top, 'release.json'), 'utf8');
+      writeFileSync(join(top, 'release.json'), text.replace('"2.0.0"', '"9.9.9"'));
+    });
+    await expectUpdateError(updater.stage(relabelled, { allowUnsigned: true }), 'bad-signature');
+    const garbled = repack(buildPackage('2.0.0'), (top) => writeFileSync(join(top, 'release.sig'), '{"alg":"rsa"'));
+    await expectUpdateError(updater.stage(garbled, { allowUnsigned: true }), 'bad-signature', /not valid JSON/);
+    const listed = repack(buildPackage('2.0.0'), (top) => rehash(top, (f) => Object.assign(f, { 'release.sig': '' })));
+    await expectUpdateError(updater.stage(listed, { allowUnsigned: true }), 'invalid-package', /release\.sig/);
+    expect(existsSync(join(install, 'packages/server/dist/main.js.prev'))).toBe(false);
+  });
+
+  it('an unsigned package is refused with a clear message, and staged once the admin confirms', async () => {
+    const pkg = buildPackage('2.0.0', DEPS, null);
+    await expectUpdateError(updater.stage(pkg), 'unsigned', /not signed.*confirm/);
+    expect(updater.pending()).toBeNull();
+    const s = await updater.stage(pkg, { allowUnsigned: true });
+    expect(s.signature).toEqual({ status: 'unsigned' });
+    expect(updater.pending()?.version).toBe('2.0.0');
+    // Removing the signature of a signed package makes it unsigned, not trusted.
+    const stripped = repack(buildPackage('2.0.1'), (top) => rmSync(join(top, 'release.sig')));
+    await expectUpdateError(updater.stage(stripped), 'unsigned');
+  });
+
+  it('a package signed by a key this install does not trust counts as unsigned', async () => {
+    const other = testKey();
+    const pkg = buildPackage('2.0.0', DEPS, other.privatePem);
+    await expectUpdateError(updater.stage(pkg), 'unsigned', new RegExp(`key ${other.keyId}.*does not trust`));
+    const s = await updater.stage(pkg, { allowUnsigned: true });
+    expect(s.signature).toEqual({ status: 'unknown-key', keyId: other.keyId });
+    // Without the trusted-keys folder only the built-in project key is trusted.
+    const bare = createUpdater({ installRoot: install, stagingDir: staging });
+    await expectUpdateError(bare.stage(buildPackage('2.0.1')), 'unsigned', new RegExp(KEY.keyId));
+  });
+
+  it('ships the project public key', async () => {
+    const keys = await loadTrustedKeys();
+    expect(keys.map((k) => k.keyId)).toEqual(['f1492102f0ff79ec']);
   });
 });

@@ -1,12 +1,21 @@
 // Self-update from an uploaded release package (made by scripts/package.mjs):
 // stage (check, extract, verify) → confirm (swap dist dirs, keep *.prev, write the update marker)
 // → the supervisor restarts the worker and rolls back if the new version can't start.
+// A package must carry a signature by a trusted key (releaseSignature.ts); one without (or by
+// a key we do not hold) is staged only when the admin confirmed a warning, a bad one never.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
+import {
+  checkReleaseSignature,
+  loadTrustedKeys,
+  SIGNATURE_FILE,
+  type SignatureCheck,
+  type TrustedKey,
+} from './releaseSignature.js';
 
 export const RELEASE_NAME = 'lucky-console';
 /** Directories replaced by an update (relative to the install root). */
@@ -44,6 +53,8 @@ export type UpdateErrorCode =
   | 'invalid-package'
   | 'unsafe-entry'
   | 'tampered'
+  | 'bad-signature'
+  | 'unsigned'
   | 'incompatible'
   | 'no-staged'
   | 'bad-key'
@@ -56,6 +67,8 @@ const HTTP_STATUS: Record<UpdateErrorCode, number> = {
   'invalid-package': 400,
   'unsafe-entry': 400,
   tampered: 400,
+  'bad-signature': 400,
+  unsigned: 409,
   incompatible: 409,
   'no-staged': 404,
   'bad-key': 404,
@@ -89,16 +102,25 @@ export interface UpdaterOptions {
   ttlMs?: number;
   /** tar binary (GNU tar). Default 'tar'. */
   tar?: string;
+  /** Public keys whose signatures are trusted, read at each upload. Default: the built-in keys. */
+  trustedKeys?: () => Promise<readonly TrustedKey[]>;
+}
+
+export interface StageOptions {
+  /** The admin confirmed the warning: a package without a trusted signature may be staged. */
+  allowUnsigned?: boolean;
 }
 
 export interface StagedRelease {
   key: string;
   version: string;
   manifest: ReleaseManifest;
+  /** Never `bad`: a bad signature is refused. */
+  signature: Exclude<SignatureCheck, { status: 'bad' }>;
 }
 
 export interface Updater {
-  stage(uploadedTarGzPath: string): Promise<StagedRelease>;
+  stage(uploadedTarGzPath: string, opts?: StageOptions): Promise<StagedRelease>;
   confirm(key: string): Promise<{ version: string }>;
   cancel(): Promise<void>;
   rollback(): Promise<{ version: string }>;
@@ -199,7 +221,8 @@ function validateManifest(raw: unknown): ReleaseManifest {
   if (typeof m.createdAt !== 'string') throw bad('bad createdAt');
   if (!m.files || typeof m.files !== 'object' || Array.isArray(m.files)) throw bad('files must be an object');
   for (const [p, h] of Object.entries(m.files)) {
-    if (!safeSegments(p) || p.endsWith('/') || p === 'release.json') throw bad(`bad file path "${p}"`);
+    if (!safeSegments(p) || p.endsWith('/') || p === 'release.json' || p === SIGNATURE_FILE)
+      throw bad(`bad file path "${p}"`);
     if (typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h)) throw bad(`bad sha256 for "${p}"`);
   }
   return { name: m.name, version: m.version, createdAt: m.createdAt, files: m.files };
@@ -273,6 +296,7 @@ export function createUpdater(options: UpdaterOptions): Updater {
   const maxUnpacked = options.maxUnpackedBytes ?? maxBytes * 4;
   const ttlMs = options.ttlMs ?? 30 * 60_000;
   const tar = options.tar ?? 'tar';
+  const trustedKeys = options.trustedKeys ?? (() => loadTrustedKeys());
   let staged: (StagedRelease & { dir: string; at: number }) | null = null;
   let busy = false;
 
@@ -347,14 +371,14 @@ export function createUpdater(options: UpdaterOptions): Updater {
     const manifest = validateManifest(raw);
     const listed = new Set(Object.keys(manifest.files));
     for (const f of files) {
-      if (f !== 'release.json' && !listed.has(f))
+      if (f !== 'release.json' && f !== SIGNATURE_FILE && !listed.has(f))
         throw new UpdateError('tampered', `"${f}" is not listed in release.json`);
     }
     const present = new Set(files);
     for (const f of listed)
       if (!present.has(f)) throw new UpdateError('tampered', `"${f}" is listed in release.json but missing`);
     for (const f of files) {
-      if (f === 'release.json') continue;
+      if (f === 'release.json' || f === SIGNATURE_FILE) continue;
       if ((await sha256File(join(base, f))) !== manifest.files[f]) {
         throw new UpdateError('tampered', `"${f}" does not match its checksum`);
       }
@@ -384,13 +408,31 @@ export function createUpdater(options: UpdaterOptions): Updater {
     return manifest;
   }
 
+  /** Run after verify(): the manifest is known to describe every file exactly. */
+  async function checkSignature(dir: string, opts: StageOptions): Promise<StagedRelease['signature']> {
+    const base = join(dir, RELEASE_NAME);
+    const manifestBytes = await readFile(join(base, 'release.json'));
+    const sigText = await readFile(join(base, SIGNATURE_FILE), 'utf8').catch(() => null);
+    const check = checkReleaseSignature(manifestBytes, sigText, await trustedKeys());
+    if (check.status === 'bad') throw new UpdateError('bad-signature', `bad signature: ${check.reason}`);
+    if (check.status !== 'trusted' && !opts.allowUnsigned) {
+      throw new UpdateError(
+        'unsigned',
+        check.status === 'unsigned'
+          ? 'the package is not signed; install it only if you trust where it came from (confirm to go on)'
+          : `the package is signed by key ${check.keyId}, which this install does not trust; install it only if you trust where it came from (confirm to go on)`,
+      );
+    }
+    return check;
+  }
+
   return {
     pending() {
       if (!staged || Date.now() - staged.at > ttlMs) return null;
       return { key: staged.key, version: staged.version };
     },
 
-    stage(uploadedTarGzPath) {
+    stage(uploadedTarGzPath, opts = {}) {
       return exclusive(async () => {
         const st = await stat(uploadedTarGzPath).catch(() => null);
         if (!st?.isFile()) throw new UpdateError('invalid-package', 'no uploaded file');
@@ -409,8 +451,9 @@ export function createUpdater(options: UpdaterOptions): Updater {
             },
           );
           const manifest = await verify(dir);
-          staged = { key, version: manifest.version, manifest, dir, at: Date.now() };
-          return { key, version: manifest.version, manifest };
+          const signature = await checkSignature(dir, opts);
+          staged = { key, version: manifest.version, manifest, signature, dir, at: Date.now() };
+          return { key, version: manifest.version, manifest, signature };
         } catch (e) {
           await rm(dir, { recursive: true, force: true });
           throw e;

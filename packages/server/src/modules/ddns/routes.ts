@@ -16,7 +16,16 @@ import type { ModuleApi } from '../../core/modules/types.js';
 import { suffixSet } from './domains.js';
 import { HttpClients } from './http/client.js';
 import { DdnsRuntime } from './runtime.js';
-import { maskSettings, maskTask, restoreTaskSecrets, restoreWebhookSecrets } from './secrets.js';
+import {
+  maskSettings,
+  maskTask,
+  restoreTaskSecrets,
+  restoreWebhookSecrets,
+  scrub,
+  scrubDeep,
+  secretsOf,
+  webhookSecrets,
+} from './secrets.js';
 import { TaskState } from './state.js';
 import { refreshDomains } from './taskSync.js';
 import { issueOf, parseInput } from './validate.js';
@@ -55,7 +64,8 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
       st.markAll('stopped', Date.now());
       state = st.view();
     }
-    return { ...maskTask(task), state };
+    // Statuses and histories quote provider answers, which may echo a secret back.
+    return { ...maskTask(task), state: scrubDeep(state, secretsOf(task, config.webhook)) };
   };
   /** Validate the whole config with the changed task (its problems named relative to it) and save. */
   const saveTask = async (prev: DdnsConfig, task: DdnsTask) => {
@@ -175,8 +185,9 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     access: 'token',
     summary: 'DDNS: the task log (newest first, at most 100 lines)',
     handler: (req) => {
-      const task = find(api.config(), keyOf(req));
-      return { ret: 0, logs: live()?.logs(task.key) ?? [] };
+      const config = api.config();
+      const task = find(config, keyOf(req));
+      return { ret: 0, logs: scrubDeep(live()?.logs(task.key) ?? [], secretsOf(task, config.webhook)) };
     },
   });
 
@@ -209,12 +220,14 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
               { http: http!, taskProxy: task?.proxy, delay: async () => {} },
               0,
             );
+        // The answer may echo what was sent (a token in the URL, a header): masked like a read.
+        const secrets = [...webhookSecrets(w), ...(task ? secretsOf(task) : [])].sort((a, b) => b.length - a.length);
         return {
           ret: 0,
           ok: r.ok,
           ...(r.status !== undefined ? { status: r.status } : {}),
-          msg: r.msg,
-          response: r.response,
+          msg: scrub(r.msg, secrets),
+          response: scrub(r.response, secrets),
         };
       } finally {
         await http?.close();

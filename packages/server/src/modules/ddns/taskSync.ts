@@ -11,6 +11,7 @@ import { getTaskIp, type IpResult } from './ipSources/index.js';
 import { providerContext, ttlFor } from './providerContext.js';
 import { PROVIDERS, ProviderError } from './providers/index.js';
 import { resolveOnServers } from './resolverCheck.js';
+import { scrubbingLogger, secretsOf } from './secrets.js';
 import type { DomainRuntime, TaskState } from './state.js';
 import { callWebhook, webhookVars } from './webhook.js';
 
@@ -115,7 +116,14 @@ async function syncDomain(
 }
 
 /** One check of one task. Never throws: problems become statuses. */
-export async function syncTask(task: DdnsTask, state: TaskState, env: SyncEnv, opts: SyncOptions = {}): Promise<void> {
+export async function syncTask(
+  task: DdnsTask,
+  state: TaskState,
+  baseEnv: SyncEnv,
+  opts: SyncOptions = {},
+): Promise<void> {
+  // Program-log lines quote URLs and provider answers: the task's secrets are masked there.
+  const env = { ...baseEnv, log: scrubbingLogger(baseEnv.log, secretsOf(task, baseEnv.globalWebhook)) };
   const started = env.now();
   state.running = true;
   try {

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
+  isSecretName,
+  looksLikeToken,
   REVERSEPROXY_MESSAGES as M,
   type ReverseproxyConfig,
   type ReverseproxyRule,
@@ -22,15 +24,41 @@ const newKey = () => Array.from({ length: 16 }, () => KEY_ALPHABET[randomInt(KEY
 const enableBody = z.object({ enable: z.boolean() });
 const logsQuery = reverseproxyLogsQuerySchema.extend({ site: z.string().min(1).default('default') });
 
-/** Basic-auth passwords never leave the server: `passwordSet` tells whether one is stored. */
-function masked<T extends ReverseproxyService>(s: T): T & { basicAuth: { passwordSet: boolean } } {
-  return { ...s, basicAuth: { ...s.basicAuth, password: '', passwordSet: s.basicAuth.password !== '' } };
+type Header = ReverseproxyService['requestHeaders'][number];
+/** A header towards the back end that carries a credential (Authorization, *token*, *key*, …). */
+const secretHeader = (h: Header) => h.value !== '' && (isSecretName(h.name) || looksLikeToken(h.value));
+
+/**
+ * Secrets never leave the server: the basic-auth password and the values of credential headers
+ * sent to the back end read as '' with `passwordSet` / `valueSet` telling one is stored.
+ */
+function masked<T extends ReverseproxyService>(s: T) {
+  return {
+    ...s,
+    basicAuth: { ...s.basicAuth, password: '', passwordSet: s.basicAuth.password !== '' },
+    requestHeaders: s.requestHeaders.map((h) => (secretHeader(h) ? { ...h, value: '', valueSet: true } : h)),
+  };
 }
 
-/** An edit that sends an empty password keeps the stored one (the GET never shows it). */
+/**
+ * An edit that sends an empty password keeps the stored one (the GET never shows it); so does a
+ * header sent with an empty value, taking the stored value of the same name (in order).
+ */
 function keepPassword<T extends ReverseproxyService>(next: T, old: ReverseproxyService | undefined): T {
-  if (next.basicAuth.password || !old?.basicAuth.password) return next;
-  return { ...next, basicAuth: { ...next.basicAuth, password: old.basicAuth.password } };
+  if (!old) return next;
+  const basicAuth =
+    next.basicAuth.password || !old.basicAuth.password
+      ? next.basicAuth
+      : { ...next.basicAuth, password: old.basicAuth.password };
+  const unused = old.requestHeaders.filter(secretHeader);
+  const requestHeaders = next.requestHeaders.map((h) => {
+    if (h.value !== '') return h;
+    const i = unused.findIndex((o) => o.name.toLowerCase() === h.name.toLowerCase());
+    if (i < 0) return h;
+    const [stored] = unused.splice(i, 1);
+    return { ...h, value: stored.value };
+  });
+  return { ...next, basicAuth, requestHeaders };
 }
 
 const params = (req: FastifyRequest) => req.params as { key: string; sub?: string };

@@ -82,6 +82,33 @@ describe('task dialog', () => {
     expect(body.key).toBeUndefined();
   });
 
+  it('a callback URL with a masked token says it is kept, and sends it back as read', async () => {
+    const base = taskView();
+    const task = taskView({
+      dns: {
+        ...base.dns,
+        provider: 'callback',
+        secret: '',
+        callback: {
+          ...base.dns.callback,
+          method: 'GET',
+          url: 'https://cb.example/u?host=#{domain}&token=******',
+          headers: ['Authorization: Bearer ******'],
+          successStrings: ['good'],
+        },
+      },
+    });
+    net.route(`api/ddns/tasks/${KEY}`, { body: { ret: 0, task } });
+    const { onSaved } = open(task);
+    expect(await screen.findByText(/\*{6} 代表已保存的密钥/)).toBeTruthy();
+    await save();
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(bodyOf(sent('PUT')[0]).dns.callback).toMatchObject({
+      url: 'https://cb.example/u?host=#{domain}&token=******',
+      headers: ['Authorization: Bearer ******'],
+    });
+  });
+
   it("puts the server's refusal on the field it names, in customized mode when it lives there", async () => {
     const task = taskView();
     net.route(`api/ddns/tasks/${KEY}`, {

@@ -75,6 +75,7 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   const recordType = Form.useWatch('recordType', form) ?? initial.recordType;
   const resolverCheck = Form.useWatch('resolverCheck', form);
   const proxyType = Form.useWatch(['proxy', 'type'], form) ?? initial.proxy.type;
+  const callbackUrl = Form.useWatch(['dns', 'callback', 'url'], form) as string | undefined;
   const cbNoCheck = Form.useWatch(['dns', 'callback', 'disableSuccessCheck'], form);
   const cbMethod = Form.useWatch(['dns', 'callback', 'method'], form);
   const webhookTest = useWebhookTest();
@@ -318,7 +319,18 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
                 ]}
               />
             </Form.Item>
-            <Form.Item label={t('ddns.callbackUrl')} required extra={t('ddns.callbackVars', { vars: CALLBACK_VARS })}>
+            <Form.Item
+              label={t('ddns.callbackUrl')}
+              required
+              extra={
+                <>
+                  {t('ddns.callbackVars', { vars: CALLBACK_VARS })}
+                  {callbackUrl?.includes(SECRET_MASK) && (
+                    <div>{t('ddns.secretPartsKeptHelp', { mask: SECRET_MASK })}</div>
+                  )}
+                </>
+              }
+            >
               <Space.Compact block>
                 <Form.Item name={['dns', 'callback', 'method']} noStyle>
                   <Select

@@ -2,7 +2,7 @@
 // method, headers, body, success strings, proxy, certificate check, time-out, retries, and a
 // "test" button that makes one call with demo data.
 import { ApiOutlined } from '@ant-design/icons';
-import { DDNS_HTTP_METHODS, DDNS_WEBHOOK_PRESETS, DDNS_LIMITS as L } from '@lucky/shared';
+import { DDNS_HTTP_METHODS, DDNS_WEBHOOK_PRESETS, DDNS_LIMITS as L, SECRET_MASK } from '@lucky/shared';
 import { Button, Checkbox, Dropdown, Form, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { rangeRule } from './errors';
@@ -29,6 +29,9 @@ export function WebhookFields({ prefix, taskProxy, testing, onTest, testId }: We
   const noCheck = Form.useWatch(n('disableSuccessCheck'), form) as boolean | undefined;
   const proxyType = Form.useWatch(n('proxy', 'type'), form) as string | undefined;
   const method = Form.useWatch(n('method'), form) as string | undefined;
+  // The server reads stored tokens in the URL, headers and body as the mask and keeps them.
+  const url = Form.useWatch(n('url'), form) as string | undefined;
+  const masked = typeof url === 'string' && url.includes(SECRET_MASK);
   const proxyTypes = taskProxy ? ['none', 'dns', 'http', 'https', 'socks5'] : ['none', 'http', 'https', 'socks5'];
 
   const pickPreset = (id: string) => {
@@ -58,7 +61,11 @@ export function WebhookFields({ prefix, taskProxy, testing, onTest, testId }: We
       </Form.Item>
       {enabled && (
         <>
-          <Form.Item label={t('ddns.webhookUrl')} required>
+          <Form.Item
+            label={t('ddns.webhookUrl')}
+            required
+            extra={masked ? t('ddns.secretPartsKeptHelp', { mask: SECRET_MASK }) : undefined}
+          >
             <Space.Compact block>
               <Form.Item name={n('method')} noStyle>
                 <Select

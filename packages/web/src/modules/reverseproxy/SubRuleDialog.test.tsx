@@ -113,6 +113,30 @@ describe('sub rule dialog', () => {
     expect(sent('POST')).toHaveLength(0);
   });
 
+  it('an edit keeps a stored credential header value it never shows', async () => {
+    const sub = subRule({
+      requestHeaders: [
+        { name: 'X-Auth-Token', value: '', valueSet: true },
+        { name: 'X-Plain', value: 'v' },
+      ],
+    });
+    const saved = ruleView();
+    net.route(`${SUBS}/${sub.key}`, { body: { ret: 0, rule: saved } });
+    const { onSaved } = open(sub);
+    await screen.findByTestId('rp-sub-form');
+    const values = screen.getAllByLabelText('值') as HTMLInputElement[];
+    expect(values.map((v) => [v.value, v.placeholder])).toEqual([
+      ['', '已保存，留空则保持不变'],
+      ['v', '值'],
+    ]);
+    await save();
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
+    expect(bodyOf(sent('PUT')[0]).requestHeaders).toEqual([
+      { name: 'X-Auth-Token', value: '' },
+      { name: 'X-Plain', value: 'v' },
+    ]);
+  });
+
   it('an edit keeps a stored password it never shows, and basic auth needs a user', async () => {
     const sub = subRule({
       basicAuth: { enable: true, user: 'me', password: '', paths: ['/admin'], passwordSet: true },

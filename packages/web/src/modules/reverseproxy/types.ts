@@ -1,6 +1,7 @@
 // What the web service API answers (docs/API.md, "Web service"): a rule as
 // stored, with live status and the newest log lines, and basic-auth passwords
-// replaced by `passwordSet` (the server never sends a stored password back).
+// replaced by `passwordSet` and credential header values by `valueSet` (the server never
+// sends a stored secret back; an empty value on save keeps it).
 import type {
   ReverseproxyLogEntry,
   ReverseproxyRule,
@@ -9,8 +10,10 @@ import type {
   ReverseproxySubRule,
 } from '@lucky/shared';
 
-type Masked<T extends ReverseproxyService> = Omit<T, 'basicAuth'> & {
+type Masked<T extends ReverseproxyService> = Omit<T, 'basicAuth' | 'requestHeaders'> & {
   basicAuth: T['basicAuth'] & { passwordSet: boolean };
+  /** Credential headers (Authorization, *token*, *key*, …) read with value '' and `valueSet`. */
+  requestHeaders: (T['requestHeaders'][number] & { valueSet?: boolean })[];
 };
 
 export type ServiceView = Masked<ReverseproxyService>;
