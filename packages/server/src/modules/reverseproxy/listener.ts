@@ -134,8 +134,9 @@ export class RuleListener {
     this.secure = tls.createServer(
       {
         minVersion: opts.minTlsVersion,
-        // A handshake gets as long as a plain connection's first byte (node's default is 120 s).
-        handshakeTimeout: FIRST_BYTE_TIMEOUT_MS,
+        // node's own handshake limit (default 120 s) as a backstop; the rule's handshake time-out
+        // (armHandshakeDeadline, from the first byte) is the one that normally ends a slow peer.
+        handshakeTimeout: this.guard.limits().handshakeMs,
         ALPNProtocols: opts.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
         SNICallback: (name: string, cb: (err: Error | null, ctx?: tls.SecureContext) => void) => {
           if (!this.certs) return cb(new Error('no certificate store'));
