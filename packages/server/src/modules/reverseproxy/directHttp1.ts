@@ -288,7 +288,10 @@ class DirectConnection {
   private gone = false;
   /** Since when the connection has been idle (no exchange). */
   since = Date.now();
-  /** Bytes read when it went idle: more means a head has started arriving. */
+  /**
+   * Bytes read when the sweep first saw it idle (-1: not looked yet, taken by the sweep so an
+   * answer costs no read of the socket's counter): more means a head has started arriving.
+   */
   private idleBytes = -1;
   /** When the sweep first saw part of the next head (the first one's started with the connection). */
   private headSeen = this.since;
@@ -426,7 +429,7 @@ class DirectConnection {
     }
     this.exchange = undefined;
     this.since = Date.now();
-    this.idleBytes = this.socket.bytesRead;
+    this.idleBytes = -1;
     this.headSeen = 0;
     process.nextTick(() => ex.res.emit('close'));
     if (this.held) process.nextTick(() => this.next());
@@ -461,7 +464,11 @@ class DirectConnection {
   stale(now: number, headerMs: number): boolean {
     const ex = this.exchange;
     if (!ex) {
-      if (this.headSeen === 0 && this.socket.bytesRead !== this.idleBytes) this.headSeen = now;
+      if (this.headSeen === 0) {
+        const read = this.socket.bytesRead;
+        if (this.idleBytes < 0) this.idleBytes = read;
+        else if (read !== this.idleBytes) this.headSeen = now;
+      }
       if (this.headSeen !== 0 && now - this.headSeen > headerMs) return true;
       return now - this.since > KEEP_ALIVE_MS;
     }
