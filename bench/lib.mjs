@@ -126,7 +126,8 @@ export function ensureBenchDeps() {
 }
 
 /**
- * The neutral HTTP back end of the web service benchmarks (as shared/peers/bench-backend.mjs):
+ * A neutral HTTP back end (as shared/peers/bench-backend.mjs), used by bench/instructions.mjs (the
+ * web service benchmark, bench/reverseproxy.mjs, puts an nginx upstream behind the proxies instead):
  * `/` answers "ok\n", `/10k` 10 KiB; keep-alive. Run as `node --input-type=module -e SOURCE PORT`.
  */
 export const BACKEND_SOURCE = `

@@ -1,11 +1,14 @@
 // The built server in one process (no supervising parent), announcing its admin port and PID on
 // stdout. Used by bench/reverseproxy.mjs and the streaming memory test.
 // Usage: node bench/reverseproxy-server.mjs CONFIG_DIR [ADMIN_PORT=0]
+// LUCKY_BENCH_DIST=<packages/server/dist of another checkout> runs that build instead of this one's.
 // Prints one JSON line {"port": <admin port>, "pid": <pid>} once the admin API answers; SIGTERM stops it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/server/dist');
+const dist = path.resolve(
+  process.env.LUCKY_BENCH_DIST || path.join(path.dirname(fileURLToPath(import.meta.url)), '../packages/server/dist'),
+);
 const { startServer } = await import(path.join(dist, 'core/server.js'));
 
 const [configDir, port = '0'] = process.argv.slice(2);
