@@ -111,6 +111,15 @@ const live = new Set<H2Session>();
 let sweeper: NodeJS.Timeout | undefined;
 let clock = Date.now();
 
+/**
+ * The clock for a new connection: made current first when no sweeper runs (no connection was
+ * open), else a connection arriving after a pause would look idle for the whole pause.
+ */
+function clockForNewSession(): number {
+  if (!sweeper) clock = Date.now();
+  return clock;
+}
+
 function sweepAll(): void {
   clock = Date.now();
   for (const session of live) session.sweep(clock);
@@ -169,8 +178,8 @@ export class H2Session {
 
   // Time-outs (clock values, ms).
   private readonly timeouts: H2Timeouts;
-  private readonly openedAt = clock;
-  private idleSince = clock;
+  private readonly openedAt = clockForNewSession();
+  private idleSince = this.openedAt;
   private blockStartedAt = 0;
   private blockedSince = 0;
 
