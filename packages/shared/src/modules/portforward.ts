@@ -190,11 +190,33 @@ export const portforwardRuleInputSchema = z.object(ruleShape).superRefine(checkR
 export const portforwardRuleSchema = z.object({ key: z.string().regex(RULE_KEY), ...ruleShape }).superRefine(checkRule);
 /** Global settings (PUT /api/portforward/settings), without the rules. */
 export const portforwardSettingsSchema = z.object(settingsShape);
+/**
+ * Rules saved before a rule had a per-address cap by default (it was 0, no cap) and an idle
+ * time-out: such a rule has no `tcpIdleTimeoutMs`, and gets the default cap new rules get, so an
+ * upgrade does not leave one address able to hold every slot of an old rule. A cap of 0 chosen
+ * since then (the rule has `tcpIdleTimeoutMs`) stays 0.
+ */
+function capRulesSavedBeforeDefaults(slice: unknown): unknown {
+  if (!slice || typeof slice !== 'object' || !Array.isArray((slice as { rules?: unknown }).rules)) return slice;
+  const rules = (slice as { rules: unknown[] }).rules.map((r) =>
+    r &&
+    typeof r === 'object' &&
+    !('tcpIdleTimeoutMs' in r) &&
+    (r as { perIpMaxConnections?: unknown }).perIpMaxConnections === 0
+      ? { ...r, perIpMaxConnections: L.rulePerIpMaxConnections.default }
+      : r,
+  );
+  return { ...slice, rules };
+}
+
 /** The module's config slice; `{}` parses to the module switched off with no rules. */
-export const portforwardConfigSchema = z.object({
-  ...settingsShape,
-  rules: z.array(portforwardRuleSchema).max(L.ruleLimit.max).default([]),
-});
+export const portforwardConfigSchema = z.preprocess(
+  capRulesSavedBeforeDefaults,
+  z.object({
+    ...settingsShape,
+    rules: z.array(portforwardRuleSchema).max(L.ruleLimit.max).default([]),
+  }),
+);
 
 export type PortforwardRuleInput = z.input<typeof portforwardRuleInputSchema>;
 export type PortforwardRule = z.infer<typeof portforwardRuleSchema>;

@@ -134,6 +134,17 @@ describe('schema', () => {
     });
   });
 
+  it('a rule saved before the per-address default gets the default cap; a 0 chosen since stays', () => {
+    const saved = { ...rule({ name: 'old' }), key: 'OLD', perIpMaxConnections: 0 } as Record<string, unknown>;
+    delete saved.tcpIdleTimeoutMs;
+    const chosen = { ...rule({ name: 'new', listenPorts: '8081' }), key: 'NEW', perIpMaxConnections: 0 };
+    const parsed = portforwardConfigSchema.parse({ rules: [saved, chosen] });
+    expect(parsed.rules.map((r) => [r.key, r.perIpMaxConnections, r.tcpIdleTimeoutMs])).toEqual([
+      ['OLD', 64, 30 * 60_000],
+      ['NEW', 0, 30 * 60_000],
+    ]);
+  });
+
   it('a rule gets the defaults of the add dialog; brackets around IPv6 are dropped', () => {
     const r = rule({ listenAddress: '[::1]', forwardTypes: ['tcp6'], targetAddresses: ['[fe80::1%eth0]'] });
     expect(r).toMatchObject({
