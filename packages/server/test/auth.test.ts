@@ -56,6 +56,16 @@ describe('login and sessions', () => {
     expect(locked.status).toBe(403);
     expect(locked.body.ret).toBe(3);
     expect(locked.body.retryAfter).toBeGreaterThan(0);
+    // The same wait as an HTTP Retry-After header, for scripts.
+    const raw = await fetch(`${s.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...attacker },
+      body: JSON.stringify({ Account: '666', Password: '666' }),
+    });
+    expect(raw.status).toBe(403);
+    const wait = Number(raw.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBe((await raw.json()).retryAfter);
     const owner = await s.call('POST', '/api/login', {
       body: { Account: '666', Password: '666' },
       headers: { 'x-forwarded-for': '192.168.1.10' },

@@ -36,5 +36,7 @@ export function parseWith<T>(schema: ZodType<T>, input: unknown, codes?: Readonl
 }
 
 export function sendFailure(reply: FastifyReply, f: ApiFailure): FastifyReply {
+  // A throttled answer tells HTTP clients (scripts, API-token callers) when to come back too.
+  if (typeof f.extra?.retryAfter === 'number') reply.header('retry-after', String(f.extra.retryAfter));
   return reply.code(f.status).send({ ret: f.ret, msg: f.message, ...(f.field ? { field: f.field } : {}), ...f.extra });
 }
