@@ -292,3 +292,13 @@ export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A TCP rule on 127.0.0.1:`port` to 127.0.0.1:`targetPort` (an echo server), with `extra` fields. */
+export const tcpRule = (port: number, targetPort: number, extra: Record<string, unknown> = {}) => ({
+  forwardTypes: ['tcp4'],
+  listenAddress: '127.0.0.1',
+  listenPorts: String(port),
+  targetAddresses: ['127.0.0.1'],
+  targetPorts: String(targetPort),
+  ...extra,
+});

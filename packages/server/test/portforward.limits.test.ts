@@ -11,6 +11,7 @@ import {
   roundTrip,
   ruleFields,
   startPf,
+  tcpRule as tcpRuleTo,
   tcpServer,
   udpClient,
   udpEcho,
@@ -28,14 +29,7 @@ afterAll(async () => {
   await pf?.close();
 });
 
-const tcpRule = (port: number, extra: Record<string, unknown> = {}) => ({
-  forwardTypes: ['tcp4'],
-  listenAddress: '127.0.0.1',
-  listenPorts: String(port),
-  targetAddresses: ['127.0.0.1'],
-  targetPorts: String(echo.port),
-  ...extra,
-});
+const tcpRule = (port: number, extra: Record<string, unknown> = {}) => tcpRuleTo(port, echo.port, extra);
 
 /** Open connections that have proved they work (an echo went through). */
 async function openWorking(port: number, n: number, localAddress?: string): Promise<net.Socket[]> {

@@ -19,6 +19,7 @@ import {
   type Pf,
   roundTrip,
   startPf,
+  tcpRule as tcpRuleTo,
   waitFor,
 } from '../portforward-helpers.js';
 import { type Backend, backend, freePort, type Rp, startRp } from '../reverseproxy-helpers.js';
@@ -408,14 +409,7 @@ describe('port forwarding: per-address cap by default, idle time-out', () => {
     await echo?.close();
     await pf?.close();
   });
-  const tcpRule = (port: number, extra: Record<string, unknown> = {}) => ({
-    forwardTypes: ['tcp4'],
-    listenAddress: '127.0.0.1',
-    listenPorts: String(port),
-    targetAddresses: ['127.0.0.1'],
-    targetPorts: String(echo.port),
-    ...extra,
-  });
+  const tcpRule = (port: number, extra: Record<string, unknown> = {}) => tcpRuleTo(port, echo.port, extra);
 
   it('a new rule caps one address at 64 of its 256 connections; another address still gets through', async () => {
     const port = await freePort();
