@@ -5,6 +5,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { HpackDecoder } from '../../src/modules/reverseproxy/h2/hpack.js';
+import { frame as h2frame, hpackStr, PREFACE } from '../h2-wire.js';
 
 export interface Seen {
   /** Which back-end connection carried it (1, 2, …). */
@@ -273,42 +274,9 @@ function dechunk(b: Buffer): string | undefined {
 
 // ---- raw HTTP/2 client: one request per connection ----
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
-
-export function h2frame(type: number, flags: number, id: number, payload: Buffer = Buffer.alloc(0)): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(id, 5);
-  return Buffer.concat([head, payload]);
-}
-
-/** HPACK integer with an n-bit prefix (RFC 7541 §5.1). */
-function hpackInt(value: number, prefixBits: number, first: number): number[] {
-  const max = (1 << prefixBits) - 1;
-  if (value < max) return [first | value];
-  const out = [first | max];
-  let v = value - max;
-  while (v >= 128) {
-    out.push((v % 128) + 128);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-  return out;
-}
-
 /** A header block of literal fields, never indexed, no Huffman: any name or value as given. */
 export function hpackBlock(fields: Array<[string, string]>): Buffer {
-  const bytes: number[] = [];
-  for (const [name, value] of fields) {
-    bytes.push(0x10);
-    for (const s of [name, value]) {
-      const b = Buffer.from(s, 'latin1');
-      bytes.push(...hpackInt(b.length, 7, 0), ...b);
-    }
-  }
-  return Buffer.from(bytes);
+  return Buffer.concat(fields.flatMap(([name, value]) => [Buffer.from([0x10]), hpackStr(name), hpackStr(value)]));
 }
 
 export interface H2Answer {
