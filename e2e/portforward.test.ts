@@ -50,11 +50,11 @@ async function open(width = 1300, height = 900): Promise<Page> {
 }
 
 /** Sends `payload` through `port` and resolves with what came back once it is all there. */
-function tcpRoundTrip(port: number, payload: Buffer): Promise<Buffer> {
+function tcpRoundTrip(port: number, payload: Buffer, host = '127.0.0.1'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let got = 0;
-    const s = net.connect(port, '127.0.0.1', () => s.write(payload));
+    const s = net.connect(port, host, () => s.write(payload));
     s.on('data', (b) => {
       chunks.push(b);
       got += b.length;
@@ -151,7 +151,7 @@ describe('port forwarding screen', () => {
     await page.getByTestId('pf-add-rule').click();
     const form = page.getByTestId('pf-rule-form');
     await form.waitFor();
-    await page.getByTestId('pf-type-tcp6').click();
+    await page.getByTestId('pf-type-tcp').click();
     await page.getByTestId('pf-rule-save').click();
     await form.getByText(zh.portforward.err_typesRequired).waitFor();
     await form.getByText(zh.portforward.err_listenPortsRequired).waitFor();
@@ -215,6 +215,33 @@ describe('port forwarding screen', () => {
     expect((await tcpRoundTrip(listenPort, again)).toString()).toBe('hello again');
   });
 
+  it('a rule saved with the dialog’s defaults takes IPv4 and IPv6 clients (dual-stack TCP)', async () => {
+    const page = await open();
+    await page.goto(`${program.base}/#/portforward`);
+    await page.getByTestId('portforward-screen').waitFor();
+    await page.getByTestId('pf-add-rule').click();
+    const form = page.getByTestId('pf-rule-form');
+    await form.waitFor();
+    // Only the dual-stack TCP box is ticked.
+    const ticked: string[] = [];
+    for (const type of ['tcp4', 'tcp6', 'tcp', 'udp4', 'udp6', 'udp'])
+      if (await page.getByTestId(`pf-type-${type}`).isChecked()) ticked.push(type);
+    expect(ticked).toEqual(['tcp']);
+    const listenPort = await freePort();
+    await form.getByLabel(zh.portforward.name, { exact: true }).fill('defaults');
+    await page.getByTestId('pf-listen-ports').fill(String(listenPort));
+    await addTarget(page, '127.0.0.1');
+    await page.getByTestId('pf-target-ports').fill(String(tcpEchoPort));
+    await page.getByTestId('pf-rule-save').click();
+    await form.waitFor({ state: 'detached' });
+    const key = await ruleKeyByName('defaults');
+    await expect
+      .poll(() => page.getByTestId(`pf-rule-state-${key}`).getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('running');
+    expect((await tcpRoundTrip(listenPort, Buffer.from('over IPv4'))).toString()).toBe('over IPv4');
+    expect((await tcpRoundTrip(listenPort, Buffer.from('over IPv6'), '::1')).toString()).toBe('over IPv6');
+  });
+
   it('adds a UDP rule and relays a datagram', async () => {
     const page = await open();
     await page.goto(`${program.base}/#/portforward`);
@@ -224,7 +251,7 @@ describe('port forwarding screen', () => {
     await form.waitFor();
     const listenPort = await freePort();
     await form.getByLabel(zh.portforward.name, { exact: true }).fill('udp echo');
-    await page.getByTestId('pf-type-tcp6').click();
+    await page.getByTestId('pf-type-tcp').click();
     await page.getByTestId('pf-type-udp4').click();
     await page.getByTestId('pf-listen-ports').fill(String(listenPort));
     await addTarget(page, '127.0.0.1');

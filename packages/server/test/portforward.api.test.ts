@@ -137,6 +137,17 @@ describe('port-forwarding API', () => {
     expect((await pf.call('GET', `/api/portforward/rules/${created.key}`)).status).toBe(404);
   });
 
+  it('a rule sent without forward types is dual-stack TCP: IPv4 and IPv6 clients both get through', async () => {
+    const port = await freePort('::');
+    const { listenAddress: _any, forwardTypes: _none, ...rest } = good(port);
+    const { key, rule } = await pf.addRule({ ...rest, name: 'defaults' });
+    expect(rule.forwardTypes).toEqual(['tcp']);
+    expect(rule.proxies.map((p: { id: string }) => p.id)).toEqual([`tcp@:${port}`]);
+    expect(await echoOnce(port, 'over IPv4', '127.0.0.1')).toBe('over IPv4');
+    expect(await echoOnce(port, 'over IPv6', '::1')).toBe('over IPv6');
+    await pf.call('DELETE', `/api/portforward/rules/${key}`);
+  });
+
   it('pages a rule’s log newest first (or oldest first) and lists the latest N', async () => {
     const port = await freePort();
     const { key } = await pf.addRule({ ...good(port), logShowLatest: 3, logCapacity: 5 });

@@ -46,6 +46,12 @@ export const PORTFORWARD_LOG_LEVELS = { 2: 'error', 3: 'warn', 4: 'info', 5: 'de
 export type PortforwardLogLevel = keyof typeof PORTFORWARD_LOG_LEVELS;
 
 export const TLS_MODES = ['none', 'terminate', 'originate'] as const;
+
+/**
+ * What a new rule forwards: TCP on one dual-stack socket, so IPv4 and IPv6 clients both get
+ * through (the ancestor pre-selected TCP6 alone, which refuses IPv4 clients on most systems).
+ */
+export const DEFAULT_FORWARD_TYPES: readonly ForwardType[] = ['tcp'];
 export const ACCESS_MODES = ['off', 'whitelist', 'blacklist'] as const;
 
 /** English text of each validation code; the web has its own translations under the same keys. */
@@ -104,7 +110,11 @@ const settingsShape = {
 const ruleShape = {
   name: z.string().trim().max(L.name.max).default(''),
   enabled: z.boolean().default(true),
-  forwardTypes: z.array(z.enum(FORWARD_TYPES)).min(1, 'typesRequired').max(6),
+  forwardTypes: z
+    .array(z.enum(FORWARD_TYPES))
+    .min(1, 'typesRequired')
+    .max(6)
+    .default(() => [...DEFAULT_FORWARD_TYPES]),
   listenAddress: z
     .string()
     .trim()
@@ -350,7 +360,7 @@ export interface PortforwardErrorResponse {
   params?: Record<string, unknown>;
 }
 
-/** A new rule as the add dialog starts it (the ancestor's defaults). */
+/** A new rule as the add dialog starts it: dual-stack TCP (`DEFAULT_FORWARD_TYPES`). */
 export function defaultPortforwardRule(): PortforwardRuleInput {
-  return { forwardTypes: ['tcp6'], listenPorts: '', targetAddresses: [''], targetPorts: '' };
+  return { forwardTypes: [...DEFAULT_FORWARD_TYPES], listenPorts: '', targetAddresses: [''], targetPorts: '' };
 }

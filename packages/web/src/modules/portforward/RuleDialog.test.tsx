@@ -43,7 +43,7 @@ describe('rule dialog: checks while typing and on save', () => {
   it('an empty form shows the spec messages and sends nothing', async () => {
     open();
     await screen.findByTestId('pf-rule-form');
-    await userEvent.click(screen.getByTestId('pf-type-tcp6'));
+    await userEvent.click(screen.getByTestId('pf-type-tcp'));
     await save();
     expect(await screen.findByText('至少选择一种转发类型')).toBeTruthy();
     expect(screen.getByText('监听端口不能为空')).toBeTruthy();
@@ -81,7 +81,8 @@ describe('rule dialog: checks while typing and on save', () => {
     expect(await within(itemOf(label)).findByText('监听地址格式错误')).toBeTruthy();
     await userEvent.clear(input);
     await userEvent.type(input, '192.168.1.3');
-    // tcp6 (the default) cannot listen on an IPv4 address.
+    // Dual-stack TCP (the default) listens on an IPv4 address; TCP6 cannot.
+    await userEvent.click(screen.getByTestId('pf-type-tcp6'));
     expect(await within(itemOf(label)).findByText('监听地址与转发类型的 IPv4/IPv6 不匹配')).toBeTruthy();
     await userEvent.click(screen.getByTestId('pf-type-tcp4'));
     await userEvent.click(screen.getByTestId('pf-type-tcp6'));
@@ -96,11 +97,14 @@ describe('rule dialog: checks while typing and on save', () => {
     expect(await within(item).findByText('不是有效的 IP 或主机名：bad_host!')).toBeTruthy();
   });
 
-  it('dual-stack TCP clears TCP4/TCP6', async () => {
+  it('starts as dual-stack TCP, which TCP4/TCP6 replace and which clears them again', async () => {
     open();
     await screen.findByTestId('pf-rule-form');
-    await userEvent.click(screen.getByTestId('pf-type-tcp4'));
     const box = (type: string) => screen.getByTestId(`pf-type-${type}`) as HTMLInputElement;
+    expect(['tcp4', 'tcp6', 'tcp', 'udp4', 'udp6', 'udp'].filter((x) => box(x).checked)).toEqual(['tcp']);
+    await userEvent.click(box('tcp4'));
+    await userEvent.click(box('tcp6'));
+    expect(box('tcp').checked).toBe(false);
     expect(box('tcp4').checked && box('tcp6').checked).toBe(true);
     await userEvent.click(box('tcp'));
     expect(box('tcp').checked).toBe(true);
@@ -130,7 +134,7 @@ describe('rule dialog: saving', () => {
     expect(bodyOf(posts()[0])).toMatchObject({
       name: 'NAS',
       enabled: true,
-      forwardTypes: ['tcp6', 'udp4'],
+      forwardTypes: ['udp4', 'tcp'],
       listenAddress: '',
       listenPorts: '8080',
       targetAddresses: ['192.168.1.10', 'nas.lan'],

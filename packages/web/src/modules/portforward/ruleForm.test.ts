@@ -115,9 +115,9 @@ describe('addresses and ports', () => {
 });
 
 describe('values and the API', () => {
-  it('a new rule is TCP over IPv6 with the schema defaults', () => {
+  it('a new rule is dual-stack TCP (IPv4 and IPv6 clients) with the schema defaults', () => {
     const v = newRuleValues();
-    expect(v.forwardTypes).toEqual(['tcp6']);
+    expect(v.forwardTypes).toEqual(['tcp']);
     expect(v).toMatchObject({ maxTcpConnections: 256, udpTimeoutMs: 30000, udpPacketSize: 1500, logLevel: 4 });
     expect(v).toMatchObject({ logCapacity: 1024, logShowLatest: 20, tlsMode: 'none', accessMode: 'off' });
   });

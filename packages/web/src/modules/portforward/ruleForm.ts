@@ -4,6 +4,7 @@
 // helpers), answered with the same codes.
 import {
   bindFor,
+  DEFAULT_FORWARD_TYPES,
   FORWARD_TYPES,
   type ForwardType,
   findForwardLoop,
@@ -27,12 +28,12 @@ const L = PORTFORWARD_LIMITS;
 export type RuleFormValues = Omit<PortforwardRule, 'key'>;
 export type RuleField = keyof RuleFormValues;
 
-/** A new rule: the schema's defaults, TCP over IPv6 (the ancestor's default, for IPv6 → IPv4). */
+/** A new rule: the schema's defaults, dual-stack TCP (IPv4 and IPv6 clients on one socket). */
 export function newRuleValues(): RuleFormValues {
   return {
     name: '',
     enabled: true,
-    forwardTypes: ['tcp6'],
+    forwardTypes: [...DEFAULT_FORWARD_TYPES],
     listenAddress: '',
     listenPorts: '',
     targetAddresses: [],
