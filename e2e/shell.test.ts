@@ -213,8 +213,11 @@ describe('shell', () => {
     const token = JSON.parse((await page.evaluate(() => localStorage.getItem('lucky'))) ?? '{}').token;
 
     await page.getByTestId('side-menu').getByText(zh.menu.logout).click();
-    // antd puts a space between the two characters of a two-character Chinese button label.
-    await page.getByRole('button', { name: new RegExp(`^${[...zh.common.confirm].join('\\s*')}$`) }).click();
+    // The spec's two-character label exactly: antd's auto-inserted space ("确 定") is off.
+    const confirm = page.locator('.ant-modal-confirm .ant-btn-primary');
+    expect(await confirm.innerText()).toBe('确定');
+    expect(await confirm.textContent()).toBe(zh.common.confirm);
+    await page.getByRole('button', { name: zh.common.confirm, exact: true }).click();
     await page.waitForURL(/#\/login/);
     // The server revoked it.
     const r = await fetch(`${program.base}/api/info`, { headers: { authorization: token } });

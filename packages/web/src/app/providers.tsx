@@ -53,6 +53,8 @@ export function Providers({ antdLocale, queryClient, children }: ProvidersProps)
       <ConfigProvider
         locale={antdLocale}
         componentSize="small"
+        // antd spaces out two-character Chinese labels ("确 定"); the spec's text is "确定".
+        button={{ autoInsertSpace: false }}
         theme={{
           token: { zIndexPopupBase: LAYER_BASE, colorPrimary: BRAND_GREEN, colorLink: BRAND_GREEN, borderRadius: 4 },
         }}

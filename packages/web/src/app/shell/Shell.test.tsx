@@ -124,7 +124,9 @@ describe('shell', () => {
     expect(getItem('token')).toBe('t');
     await userEvent.click(screen.getByText('注销登录'));
     // The first dialog may still be animating out; the newest button is the live one.
-    const ok = await screen.findAllByRole('button', { name: '确 定' });
+    const ok = await screen.findAllByRole('button', { name: '确定' });
+    // The spec's text exactly: no space put between the two characters.
+    expect(ok[ok.length - 1].textContent).toBe('确定');
     await userEvent.click(ok[ok.length - 1]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(getItem('token')).toBeUndefined();

@@ -64,7 +64,7 @@ describe('log drawer', () => {
     expect(await within(table).findByText('line 70')).toBeTruthy();
 
     await userEvent.click(screen.getByTestId('pf-logs-clear'));
-    await userEvent.click(await screen.findByRole('button', { name: '确 定' }));
+    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
     await waitFor(() => expect(onClear).toHaveBeenCalledWith('KEY'));
     expect(await within(table).findByText('暂无日志')).toBeTruthy();
   });

@@ -136,7 +136,7 @@ describe('rule list', () => {
     renderWithProviders(<PortforwardScreen />);
     await userEvent.click(await screen.findByTestId('pf-rule-delete-AAAAAAAAAAAAAAAA'));
     expect(callsTo('DELETE', 'api/portforward/rules/AAAAAAAAAAAAAAAA')).toHaveLength(0);
-    await userEvent.click(await screen.findByRole('button', { name: '确 定' }));
+    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
     await waitFor(() => expect(callsTo('DELETE', 'api/portforward/rules/AAAAAAAAAAAAAAAA')).toHaveLength(1));
     expect(await screen.findByText('还没有转发规则')).toBeTruthy();
   });
@@ -148,7 +148,7 @@ describe('rule list', () => {
     expect(((await screen.findByTestId('pf-listen-ports')) as HTMLInputElement).value).toBe('8080');
     await userEvent.clear(screen.getByLabelText('名称'));
     await userEvent.type(screen.getByLabelText('名称'), 'changed');
-    await userEvent.click(screen.getByRole('button', { name: '取 消' }));
+    await userEvent.click(screen.getByRole('button', { name: '取消' }));
     await userEvent.click(screen.getByTestId('pf-add-rule'));
     expect(await screen.findByText('添加规则', { selector: '.ant-modal-title' })).toBeTruthy();
     expect((screen.getByLabelText('名称') as HTMLInputElement).value).toBe('');
