@@ -75,7 +75,7 @@ const unbracket = (s: string) => (s.startsWith('[') && s.endsWith(']') ? s.slice
 const cleanList = (list: readonly string[] | undefined) => (list ?? []).map((s) => s.trim()).filter(Boolean);
 
 /** What is sent: trimmed text, no empty list entries, types in their fixed order. */
-export function valuesToInput(v: RuleFormValues): PortforwardRuleInput {
+export function valuesToInput(v: RuleFormValues): PortforwardRuleInput & { forwardTypes: ForwardType[] } {
   return {
     ...v,
     name: v.name.trim(),
