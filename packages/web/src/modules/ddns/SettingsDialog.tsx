@@ -6,10 +6,10 @@ import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Skeleton,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { ddnsKeys, fetchSettings, saveSettings, testWebhook } from './api';
-import { errorDuration, errorText, type FieldIssue, issueOfError, issueText } from './errors';
+import { errorText, isIssueCode, issueText } from './errors';
 import {
-  changedPaths,
   checkWebhookForTest,
   formFieldOf,
   joinLines,
@@ -33,6 +33,8 @@ interface SettingsFormValues {
   multiLevelSuffixes: string;
   webhook: WebhookFormValues;
 }
+
+const SETTINGS_FIELDS = ['enabled', 'firstCheckDelay', 'interval', 'multiLevelSuffixes', 'webhook'];
 
 const toValues = (s: DdnsSettings): SettingsFormValues => ({
   enabled: s.enabled,
@@ -59,30 +61,24 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   });
   const loaded = query.data?.settings;
 
-  const showIssue = (issue: FieldIssue) => {
-    const name = formFieldOf(issue.field);
-    const text = issueText(t, issue, issue.field);
-    if (name.length === 0) {
-      void message.error({ content: text, duration: 10 });
-      return;
-    }
-    if (name[0] === 'webhook' && !form.getFieldValue(['webhook', 'enabled']))
-      form.setFieldValue(['webhook', 'enabled'], true);
-    setTimeout(() => {
-      form.setFields([{ name, errors: [text] }] as never);
-      form.scrollToField(name, { block: 'center' });
-    }, 0);
-  };
+  const errors = useFormErrors(form, {
+    ns: 'ddns',
+    nameOf: (field) => {
+      const name = formFieldOf(field);
+      return name.length > 0 && SETTINGS_FIELDS.includes(String(name[0])) ? name : undefined;
+    },
+    describe: ({ code, params, field = '' }) => (isIssueCode(code) ? issueText(t, { code, params }, field) : undefined),
+    // The webhook's fields show once it is switched on.
+    reveal: (names) => {
+      if (names.some((n) => n[0] === 'webhook')) form.setFieldValue(['webhook', 'enabled'], true);
+    },
+  });
 
   const current = (): SettingsFormValues => ({ ...(loaded && toValues(loaded)), ...form.getFieldsValue(true) });
 
   const submit = async () => {
     if (!loaded) return;
-    try {
-      await form.validateFields();
-    } catch {
-      return;
-    }
+    if (!(await errors.validate())) return;
     const v = current();
     const body: Partial<DdnsSettings> = {
       enabled: v.enabled,
@@ -94,16 +90,12 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     setSaving(true);
     try {
       await saveSettings(body);
+      errors.clear();
       void message.success(t('ddns.settingsSaved'));
       await qc.invalidateQueries({ queryKey: ddnsKeys.all });
       onClose();
     } catch (err) {
-      const issue = issueOfError(err);
-      if (issue) showIssue(issue);
-      else {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, duration: errorDuration(err) });
-      }
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -113,7 +105,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     const webhook = valuesToWebhook(current().webhook);
     const issues = checkWebhookForTest(webhook);
     if (issues.length > 0) {
-      showIssue({ ...issues[0], field: `webhook.${issues[0].field}` });
+      errors.show(issues.map((i) => ({ ...i, field: `webhook.${i.field}` })));
       return;
     }
     void webhookTest.run(() => testWebhook(webhook, ''));
@@ -161,10 +153,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           form={form}
           name="ddnsSettings"
           initialValues={toValues(loaded)}
-          onValuesChange={(changed) => {
-            const stale = changedPaths(changed).filter((name) => form.getFieldError(name as never).length > 0);
-            if (stale.length > 0) form.setFields(stale.map((name) => ({ name, errors: [] })) as never);
-          }}
+          onValuesChange={errors.onValuesChange}
           layout={layout.fullScreen ? 'vertical' : 'horizontal'}
           labelCol={layout.fullScreen ? undefined : { flex: '180px' }}
           labelWrap

@@ -28,16 +28,16 @@ import {
   Space,
   Switch,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { type Failure, type NamePath, useFormErrors } from '../../hooks/useFormErrors';
 import { createTask, testWebhook, updateTask } from './api';
-import { errorDuration, errorText, type FieldIssue, issueOfError, issueText, rangeRule } from './errors';
+import { isIssueCode, issueText, rangeRule } from './errors';
 import { IpSourceFields } from './IpSourceFields';
 import { credentialFields, PLACEHOLDERS } from './providers';
 import {
   applyCallbackPreset,
-  changedPaths,
   checkTaskInput,
   checkWebhookForTest,
   formFieldOf,
@@ -79,60 +79,28 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   const cbNoCheck = Form.useWatch(['dns', 'callback', 'disableSuccessCheck'], form);
   const cbMethod = Form.useWatch(['dns', 'callback', 'method'], form);
   const webhookTest = useWebhookTest();
-  const [pending, setPending] = useState<{ name: (string | number)[]; errors: string[] }[] | null>(null);
-  const webhookOn = Form.useWatch(['webhook', 'enabled'], form);
-  useEffect(() => {
-    if (!pending) return;
-    // Wait until the fields it names are on screen (they appear with their mode or switch).
-    const needs = (root: string) => pending.some((f) => f.name[0] === root);
-    if (pending.some((f) => isCustomizedField(f.name)) && mode !== 'customized') return;
-    if (needs('webhook') && !webhookOn) return;
-    if (needs('dnsServers') && !resolverCheck) return;
-    const fields = pending;
-    setPending(null);
-    // A field that has only just been rendered registers with the form a moment later.
-    const apply = (tries: number) => {
-      form.setFields(fields as never);
-      if (form.getFieldError(fields[0].name as never).length === 0 && tries < 20) {
-        setTimeout(() => apply(tries + 1), 25);
-        return;
-      }
-      form.scrollToField(fields[0].name, { block: 'center' });
-    };
-    apply(0);
-  }, [pending, form, mode, webhookOn, resolverCheck]);
   const customized = mode === 'customized';
-
-  const textOf = (issue: FieldIssue) => {
-    const text = issueText(t, issue, issue.field);
-    const line = lineOf(issue.field);
-    return line ? t('ddns.onLine', { line, text }) : text;
-  };
-
-  /** Puts each problem on its form item; answers whether any had one. */
-  const showIssues = (issues: FieldIssue[]) => {
-    const byField = new Map<string, { name: (string | number)[]; errors: string[] }>();
-    const loose: string[] = [];
-    for (const issue of issues) {
-      const name = formFieldOf(issue.field);
-      if (name.length === 0) {
-        loose.push(textOf(issue));
-        continue;
-      }
-      const k = name.join('.');
-      const entry = byField.get(k) ?? { name, errors: [] };
-      const text = textOf(issue);
-      if (!entry.errors.includes(text)) entry.errors.push(text);
-      byField.set(k, entry);
-    }
-    const fields = [...byField.values()];
-    if (fields.some((f) => isCustomizedField(f.name))) form.setFieldValue('mode', 'customized');
-    if (fields.some((f) => f.name[0] === 'webhook')) form.setFieldValue(['webhook', 'enabled'], true);
-    if (fields.some((f) => f.name[0] === 'dnsServers')) form.setFieldValue('resolverCheck', true);
-    // Applied once the fields of customized mode / the webhook have mounted (effect below).
-    if (fields.length > 0) setPending(fields);
-    for (const text of loose) void message.error({ content: text, duration: 10 });
-  };
+  const errors = useFormErrors(form, {
+    ns: 'ddns',
+    // List entries (`domains.2`) belong to the text area of their list; the path must be one of the form's.
+    nameOf: (field) => {
+      const name = formFieldOf(field);
+      return name.length > 0 && Object.hasOwn(initial, name[0]) ? name : undefined;
+    },
+    describe: (f: Failure) => {
+      if (!isIssueCode(f.code)) return undefined;
+      const field = f.field ?? '';
+      const text = issueText(t, { code: f.code, params: f.params }, field);
+      const line = lineOf(field);
+      return line ? t('ddns.onLine', { line, text }) : text;
+    },
+    // The fields of customized mode, the webhook and the resolver list show with their mode or switch.
+    reveal: (names: NamePath[]) => {
+      if (names.some((n) => isCustomizedField(n))) form.setFieldValue('mode', 'customized');
+      if (names.some((n) => n[0] === 'webhook')) form.setFieldValue(['webhook', 'enabled'], true);
+      if (names.some((n) => n[0] === 'dnsServers')) form.setFieldValue('resolverCheck', true);
+    },
+  });
 
   const currentValues = (): TaskFormValues => ({ ...initial, ...form.getFieldsValue(true) });
 
@@ -140,21 +108,17 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
     const input = valuesToInput(currentValues());
     const issues = checkTaskInput(input);
     if (issues.length > 0) {
-      showIssues(issues);
+      errors.show(issues);
       return;
     }
     setSaving(true);
     try {
       const reply = task ? await updateTask(task.key, input) : await createTask(input);
+      errors.clear();
       void message.success(t(task ? 'ddns.taskSaved' : 'ddns.taskAdded'));
       onSaved(reply.task);
     } catch (err) {
-      const issue = issueOfError(err);
-      if (issue) showIssues([issue]);
-      else {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, duration: errorDuration(err) });
-      }
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -164,8 +128,7 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
     const webhook = valuesToWebhook(currentValues().webhook);
     const issues = checkWebhookForTest(webhook).map((i) => ({ ...i, field: `webhook.${i.field}` }));
     if (issues.length > 0) {
-      if (!webhook.enabled) form.setFieldValue(['webhook', 'enabled'], true);
-      showIssues(issues);
+      errors.show(issues);
       return;
     }
     void webhookTest.run(() => testWebhook(webhook, task?.key ?? ''));
@@ -173,8 +136,7 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
 
   const onValuesChange = (changed: Partial<TaskFormValues>) => {
     // A message from the last save goes once its field is edited.
-    const stale = changedPaths(changed).filter((name) => form.getFieldError(name as never).length > 0);
-    if (stale.length > 0) form.setFields(stale.map((name) => ({ name, errors: [] })) as never);
+    errors.onValuesChange(changed);
     if (changed.recordType) {
       form.setFieldValue(
         ['ipSource', 'urls'],

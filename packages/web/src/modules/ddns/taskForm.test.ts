@@ -2,7 +2,6 @@ import { DDNS_DEFAULT_IPV4_URLS, DDNS_DEFAULT_IPV6_URLS, SECRET_MASK } from '@lu
 import { describe, expect, it } from 'vitest';
 import {
   applyCallbackPreset,
-  changedPaths,
   checkTaskInput,
   defaultUrls,
   formFieldOf,
@@ -75,9 +74,5 @@ describe('task form values', () => {
     expect(cb.url).toContain('myipv6=#{ip}');
     expect(cb.headers).toBe('BasicAuthUserName:#{id}\nBasicAuthPassword:#{secret}');
     expect(cb.successStrings).toBe('good #{ip}\nnochg #{ip}');
-  });
-
-  it('changed values name their leaf fields', () => {
-    expect(changedPaths({ dns: { secret: 'x' }, domains: 'a' })).toEqual([['dns', 'secret'], ['domains']]);
   });
 });

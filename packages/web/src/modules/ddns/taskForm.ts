@@ -359,9 +359,3 @@ export function urlsForRecordType(urls: string, next: DdnsRecordType): string {
   const other: DdnsRecordType = next === 'A' ? 'AAAA' : 'A';
   return urls.trim() === '' || urls.trim() === defaultUrls(other) ? defaultUrls(next) : urls;
 }
-
-/** The leaf paths of a changed-values object (antd `onValuesChange`), to clear their errors. */
-export function changedPaths(changed: unknown, at: string[] = []): string[][] {
-  if (changed === null || typeof changed !== 'object' || Array.isArray(changed)) return at.length ? [at] : [];
-  return Object.entries(changed as Record<string, unknown>).flatMap(([k, v]) => changedPaths(v, [...at, k]));
-}

@@ -1,13 +1,14 @@
 // Add or edit a rule. The form checks what it can as the user types (the same
 // checks and messages as the server); a refusal from the server lands on the
-// field it names and the dialog stays open.
+// field it names (useFormErrors) and the dialog stays open.
 import type { PortforwardRuleView } from '@lucky/shared';
 import { App, Button, Form, Modal } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { createRule, updateRule } from './api';
-import { errorDuration, errorText, type FieldIssue, issueOfError, issueText } from './errors';
+import { isIssueCode, issueText } from './errors';
 import { RuleAdvanced } from './RuleAdvanced';
 import { RuleBasicFields } from './RuleBasicFields';
 import {
@@ -39,55 +40,41 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(860);
   const keySet = Boolean(rule?.tlsKeySet);
-
-  /** Opens the folded panels that hold these fields, so their errors are seen. */
-  const reveal = (fields: RuleField[]) => {
-    const needed = fields.map(panelOf).filter((p): p is PanelKey => p !== undefined);
-    if (needed.some((p) => !panels.includes(p))) setPanels((open) => [...new Set([...open, ...needed])]);
-  };
-
-  const showIssue = (issue: FieldIssue, values: RuleFormValues) => {
-    const field = formFieldOf(issue.field);
-    const text = issueText(t, withToken(issue, values));
-    if (!field) {
-      void message.error({ content: text, duration: 10 });
-      return;
-    }
-    reveal([field]);
-    form.setFields([{ name: field, errors: [text] }]);
-    // After the panel has opened.
-    setTimeout(() => form.scrollToField(field, { block: 'center' }), 0);
-  };
+  /** What the last save sent: a refusal of a list entry by index names the entry. */
+  const sent = useRef<RuleFormValues>(newRuleValues());
+  const errors = useFormErrors(form, {
+    ns: 'portforward',
+    nameOf: (field) => {
+      const name = formFieldOf(field);
+      return name && [name];
+    },
+    describe: ({ field = '', code, params = {} }) =>
+      isIssueCode(code) ? issueText(t, withToken({ field, code, params }, sent.current)) : undefined,
+    // Opens the folded panels that hold these fields, so their errors are seen.
+    reveal: (names) => {
+      const needed = names.map((n) => panelOf(n[0] as RuleField)).filter((p): p is PanelKey => p !== undefined);
+      if (needed.some((p) => !panels.includes(p))) setPanels((open) => [...new Set([...open, ...needed])]);
+    },
+  });
 
   const submit = async () => {
-    try {
-      await form.validateFields();
-    } catch (err) {
-      const fields = ((err as { errorFields?: { name: (string | number)[] }[] }).errorFields ?? []).map(
-        (f) => f.name[0] as RuleField,
-      );
-      reveal(fields);
-      return;
-    }
+    if (!(await errors.validate())) return;
     const values: RuleFormValues = { ...newRuleValues(), ...form.getFieldsValue(true) };
+    sent.current = values;
     const input = valuesToInput(values);
     const local = checkWholeRule(input, keySet);
     if (local) {
-      showIssue(local, values);
+      errors.show(local);
       return;
     }
     setSaving(true);
     try {
       const reply = rule ? await updateRule(rule.key, input) : await createRule(input);
+      errors.clear();
       void message.success(t(rule ? 'portforward.ruleSaved' : 'portforward.ruleAdded'));
       onSaved(reply.rule);
     } catch (err) {
-      const issue = issueOfError(err);
-      if (issue) showIssue(issue, values);
-      else {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, duration: errorDuration(err) });
-      }
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -122,6 +109,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
         labelWrap
         colon={false}
         requiredMark
+        onValuesChange={errors.onValuesChange}
         data-testid="pf-rule-form"
       >
         <RuleBasicFields />

@@ -6,8 +6,9 @@ import { Alert, App, Button, Form, InputNumber, Modal, Skeleton, Switch } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, pfKeys, saveSettings } from './api';
-import { errorDuration, errorText, issueOfError, issueText } from './errors';
+import { isIssueCode, issueText } from './errors';
 import { SpeedInput } from './SpeedInput';
 import { rangeRule } from './validators';
 
@@ -42,15 +43,16 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     gcTime: 0,
   });
   const loaded = query.data?.settings;
+  const errors = useFormErrors(form, {
+    ns: 'portforward',
+    nameOf: (field) => (FIELDS.includes(field as keyof PortforwardSettings) ? [field] : undefined),
+    describe: ({ code, params }) => (isIssueCode(code) ? issueText(t, { code, params }) : undefined),
+  });
 
   const submit = async () => {
     if (!loaded) return;
-    let values: PortforwardSettings;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    if (!(await errors.validate())) return;
+    const values = form.getFieldsValue() as PortforwardSettings;
     const changes: Partial<PortforwardSettings> = {};
     for (const f of FIELDS) if (values[f] !== loaded[f]) Object.assign(changes, { [f]: values[f] });
     if (Object.keys(changes).length === 0) {
@@ -60,17 +62,12 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     setSaving(true);
     try {
       await saveSettings(changes);
+      errors.clear();
       void message.success(t('portforward.settingsSaved'));
       await qc.invalidateQueries({ queryKey: pfKeys.all });
       onClose();
     } catch (err) {
-      const issue = issueOfError(err);
-      const field = FIELDS.find((f) => f === issue?.field);
-      if (issue && field) form.setFields([{ name: field, errors: [issueText(t, issue)] }]);
-      else {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, duration: errorDuration(err) });
-      }
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -117,6 +114,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           labelCol={layout.fullScreen ? undefined : { flex: '230px' }}
           labelWrap
           colon={false}
+          onValuesChange={errors.onValuesChange}
           data-testid="pf-settings-form"
         >
           <Form.Item

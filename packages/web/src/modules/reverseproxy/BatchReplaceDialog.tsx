@@ -5,8 +5,9 @@ import { App, Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { replaceDomain } from './api';
-import { errorDuration, errorText, issueOfError, issueText } from './errors';
+import { issueOfFailure, issueText } from './errors';
 import { checkBatchField } from './ruleForm';
 import { issueRule } from './validators';
 
@@ -28,18 +29,24 @@ export function BatchReplaceDialog({ open, onClose, onDone }: BatchReplaceDialog
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(560);
 
+  const errors = useFormErrors(form, {
+    ns: 'reverseproxy',
+    nameOf: (field) => (field === 'oldDomain' || field === 'newDomain' ? [field] : undefined),
+    describe: (f) => {
+      const issue = issueOfFailure(f);
+      return issue && issueText(t, issue);
+    },
+  });
+
   const fieldRule = (field: keyof BatchValues) => issueRule(t, (v) => checkBatchField(field, v as string));
 
   const submit = async () => {
-    try {
-      await form.validateFields();
-    } catch {
-      return;
-    }
+    if (!(await errors.validate())) return;
     const { oldDomain, newDomain } = form.getFieldsValue();
     setSaving(true);
     try {
       const { changed } = await replaceDomain(oldDomain.trim(), newDomain.trim());
+      errors.clear();
       if (changed === 0) {
         void message.warning(t('reverseproxy.batchNone', { domain: oldDomain.trim() }));
         return;
@@ -47,13 +54,7 @@ export function BatchReplaceDialog({ open, onClose, onDone }: BatchReplaceDialog
       void message.success(t('reverseproxy.batchDone', { count: changed }));
       onDone();
     } catch (err) {
-      const issue = issueOfError(err);
-      if (issue && (issue.field === 'oldDomain' || issue.field === 'newDomain'))
-        form.setFields([{ name: issue.field, errors: [issueText(t, issue)] }]);
-      else {
-        const text = errorText(err, t);
-        if (text) void message.error({ content: text, duration: errorDuration(err) });
-      }
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -83,6 +84,7 @@ export function BatchReplaceDialog({ open, onClose, onDone }: BatchReplaceDialog
         layout="vertical"
         initialValues={{ oldDomain: '', newDomain: '' }}
         requiredMark
+        onValuesChange={errors.onValuesChange}
         data-testid="rp-batch-form"
       >
         <Form.Item name="oldDomain" label={t('reverseproxy.batchOld')} required rules={[fieldRule('oldDomain')]}>

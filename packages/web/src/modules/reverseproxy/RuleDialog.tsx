@@ -11,7 +11,7 @@ import { checkWholeRule, newRuleValues, type RuleValues, ruleSpot, ruleToValues,
 import { ServiceAdvanced } from './ServiceAdvanced';
 import { ServiceTypeFields } from './ServiceTypeFields';
 import type { RuleView } from './types';
-import { useFormIssues } from './useFormIssues';
+import { useServiceErrors } from './useServiceErrors';
 
 export interface RuleDialogProps {
   open: boolean;
@@ -29,7 +29,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
   const [form] = Form.useForm<RuleValues>();
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(900);
-  const issues = useFormIssues(form, PREFIX, ruleSpot);
+  const issues = useServiceErrors(form, PREFIX, ruleSpot);
 
   const submit = async () => {
     if (!(await issues.validate())) return;
@@ -40,14 +40,15 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
       if (rule) input = valuesToRuleInput(values, (await fetchRule(rule.key)).rule.subRules);
       const local = checkWholeRule(input);
       if (local) {
-        issues.showIssue(local, input);
+        issues.show(local, input);
         return;
       }
       const reply = rule ? await updateRule(rule.key, input) : await createRule(input);
+      issues.clear();
       void message.success(t(rule ? 'reverseproxy.ruleSaved' : 'reverseproxy.ruleAdded'));
       onSaved(reply.rule);
     } catch (err) {
-      issues.failed(err, input);
+      issues.show(err, input);
     } finally {
       setSaving(false);
     }
@@ -82,6 +83,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
         labelWrap
         colon={false}
         requiredMark
+        onValuesChange={issues.onValuesChange}
         data-testid="rp-rule-form"
       >
         <RuleListenerFields />

@@ -17,7 +17,7 @@ import { ServiceAdvanced } from './ServiceAdvanced';
 import { ServiceTypeFields } from './ServiceTypeFields';
 import { SubRuleFields } from './SubRuleFields';
 import type { RuleView, SubRuleView } from './types';
-import { useFormIssues } from './useFormIssues';
+import { useServiceErrors } from './useServiceErrors';
 
 export interface SubRuleDialogProps {
   open: boolean;
@@ -37,7 +37,7 @@ export function SubRuleDialog({ open, rule, sub, onClose, onSaved }: SubRuleDial
   const [form] = Form.useForm<SubRuleValues>();
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(900);
-  const issues = useFormIssues(form, PREFIX, subRuleSpot);
+  const issues = useServiceErrors(form, PREFIX, subRuleSpot);
   const ruleName = rule?.name || t('reverseproxy.unnamed');
 
   const submit = async () => {
@@ -46,16 +46,17 @@ export function SubRuleDialog({ open, rule, sub, onClose, onSaved }: SubRuleDial
     const input = valuesToSubRuleInput(values);
     const local = checkWholeSubRule(input);
     if (local) {
-      issues.showIssue(local, input);
+      issues.show(local, input);
       return;
     }
     setSaving(true);
     try {
       const reply = sub ? await updateSubRule(rule.key, sub.key, input) : await createSubRule(rule.key, input);
+      issues.clear();
       void message.success(t(sub ? 'reverseproxy.subRuleSaved' : 'reverseproxy.subRuleAdded'));
       onSaved(reply.rule);
     } catch (err) {
-      issues.failed(err, input);
+      issues.show(err, input);
     } finally {
       setSaving(false);
     }
@@ -90,6 +91,7 @@ export function SubRuleDialog({ open, rule, sub, onClose, onSaved }: SubRuleDial
         labelWrap
         colon={false}
         requiredMark
+        onValuesChange={issues.onValuesChange}
         data-testid="rp-sub-form"
       >
         <SubRuleFields />

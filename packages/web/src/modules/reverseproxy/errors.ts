@@ -4,7 +4,7 @@
 // key in `code`) or a generic zod text; the form's own checks use the same shared
 // messages, so both turn into one code and read the same `reverseproxy.err_<code>` texts.
 import { REVERSEPROXY_MESSAGES, type ReverseproxyMessage } from '@lucky/shared';
-import { callErrorText, type Translate } from '../../api/callErrors';
+import { callErrorText, type Failure, failureOf, type Translate } from '../../api/callErrors';
 import { ApiError } from '../../api/client';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
@@ -38,6 +38,17 @@ const BY_TEXT = new Map<string, ReverseproxyMessage>(
 
 /** The code of one of the shared messages, by its English text. */
 export const codeOfMessage = (text: string): ReverseproxyMessage | undefined => BY_TEXT.get(text.trim());
+
+/** Codes the form's own checks use besides the shared messages. */
+const LOCAL_CODES = new Set<string>([
+  'mountDirRequired',
+  'tooSmall',
+  'tooBig',
+  'tooLong',
+  'tooMany',
+  'invalidValue',
+  'invalid',
+]);
 
 /** Codes whose message can name the bad entry; they have a second text for when it is unknown. */
 const TOKEN_CODES = new Set<IssueCode>(['domainInvalid', 'targetInvalid', 'cidrInvalid', 'headerInvalid']);
@@ -75,20 +86,33 @@ export function issueOfSchema(issue: SchemaIssue): FieldIssue {
   return { field, code: 'invalid' };
 }
 
-/** The field and problem of a refused call, when the server named either. */
-export function issueOfError(err: unknown): FieldIssue | undefined {
-  if (!(err instanceof ApiError) || err.kind !== 'ret' || !err.reply) return undefined;
-  const { code, field = '', msg = '' } = err.reply;
+/** The field and problem of a refusal (a call's answer or a form check), when it names either. */
+export function issueOfFailure(f: Failure): FieldIssue | undefined {
+  const { code, field = '', msg = '' } = f;
+  const params = f.params && Object.keys(f.params).length > 0 ? f.params : undefined;
   if (code === 'portConflict') {
     // "another rule listens on this address and port (<name>)"
-    return { field, code, params: { rule: /\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? '' } };
+    return { field, code, params: { rule: /\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? '', ...params } };
   }
   const text = field && msg.startsWith(`${field}: `) ? msg.slice(field.length + 2) : msg;
   // The server names its own messages (`code`); older answers are matched by their text.
-  const named = typeof code === 'string' && Object.hasOwn(REVERSEPROXY_MESSAGES, code);
-  const known = named ? (code as ReverseproxyMessage) : codeOfMessage(text);
-  if (known) return { field, code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known };
-  return field ? { field, code: 'server', params: { msg: text } } : undefined;
+  const named = typeof code === 'string' && (Object.hasOwn(REVERSEPROXY_MESSAGES, code) || LOCAL_CODES.has(code));
+  const known = named ? (code as IssueCode) : codeOfMessage(text);
+  if (known) {
+    const issue: FieldIssue = {
+      field,
+      code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known,
+    };
+    return params ? { ...issue, params } : issue;
+  }
+  return field && text ? { field, code: 'server', params: { msg: text } } : undefined;
+}
+
+/** The field and problem of a refused call, when the server named either. */
+export function issueOfError(err: unknown): FieldIssue | undefined {
+  if (!(err instanceof ApiError) || err.kind !== 'ret') return undefined;
+  const f = failureOf(err);
+  return f && issueOfFailure(f);
 }
 
 /** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, put } from '../../api/client';
 import { TrustedProxiesInput, trustedProxiesRule } from '../../components/TrustedProxiesInput';
+import { useFormErrors } from '../../hooks/useFormErrors';
 
 interface AccessFields {
   allowInternetAccess: boolean;
@@ -21,6 +22,7 @@ export function AccessTab() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<AccessFields>();
   const [saving, setSaving] = useState(false);
+  const errors = useFormErrors(form, { ns: 'safe' });
   const config = useQuery({
     queryKey: KEY,
     queryFn: async ({ signal }) =>
@@ -40,11 +42,16 @@ export function AccessTab() {
   const save = async (v: AccessFields) => {
     setSaving(true);
     try {
-      await put('api/baseconfigure', { allowInternetAccess: v.allowInternetAccess, trustedProxies: v.trustedProxies });
+      await put(
+        'api/baseconfigure',
+        { allowInternetAccess: v.allowInternetAccess, trustedProxies: v.trustedProxies },
+        { silent: true },
+      );
+      errors.clear();
       message.success(t('set.saved'));
       await queryClient.invalidateQueries({ queryKey: KEY });
-    } catch {
-      // shown by the client
+    } catch (err) {
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -53,7 +60,13 @@ export function AccessTab() {
   if (config.isPending) return <Skeleton active />;
   return (
     <Card title={t('safe.accessTitle')}>
-      <Form<AccessFields> form={form} layout="vertical" onFinish={save} style={{ maxWidth: 640 }}>
+      <Form<AccessFields>
+        form={form}
+        layout="vertical"
+        onFinish={save}
+        onValuesChange={errors.onValuesChange}
+        style={{ maxWidth: 640 }}
+      >
         <Form.Item
           name="allowInternetAccess"
           label={t('set.allowInternetAccess')}

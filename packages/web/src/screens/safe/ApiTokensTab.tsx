@@ -4,8 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, del, get, post, replyText } from '../../api/client';
+import { del, get, post } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { formatTime } from './time';
 
 interface ApiToken {
@@ -31,6 +32,7 @@ export function ApiTokensTab() {
   const [form] = Form.useForm<CreateFields>();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const errors = useFormErrors(form, { ns: 'safe' });
   const tokens = useQuery({
     queryKey: KEY,
     queryFn: async ({ signal }) =>
@@ -40,18 +42,17 @@ export function ApiTokensTab() {
   const create = async ({ name, currentPassword }: CreateFields) => {
     setBusy(true);
     try {
-      const r = await post<{ ret: number; id: string; token: string }>('api/apitokens', {
-        name: name.trim(),
-        currentPassword,
-      });
+      const r = await post<{ ret: number; id: string; token: string }>(
+        'api/apitokens',
+        { name: name.trim(), currentPassword },
+        { silent: true },
+      );
+      errors.clear();
       setCreated({ name: name.trim(), token: r.token });
       form.resetFields();
       await queryClient.invalidateQueries({ queryKey: KEY });
     } catch (err) {
-      // Shown by the client too; the field the server names gets the message beside it.
-      const reply = err instanceof ApiError ? err.reply : undefined;
-      if (reply?.field === 'name' || reply?.field === 'currentPassword')
-        form.setFields([{ name: reply.field, errors: [replyText(reply) ?? ''] }]);
+      errors.show(err);
     } finally {
       setBusy(false);
     }
@@ -88,7 +89,13 @@ export function ApiTokensTab() {
           }
         />
       )}
-      <Form form={form} layout="inline" onFinish={create} style={{ marginBottom: 12 }}>
+      <Form
+        form={form}
+        layout="inline"
+        onFinish={create}
+        onValuesChange={errors.onValuesChange}
+        style={{ marginBottom: 12 }}
+      >
         <Form.Item
           name="name"
           rules={[

@@ -5,9 +5,9 @@
 import { App, Button, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { callErrorText, errorDuration } from '../../api/callErrors';
 import { PemInput } from '../../components/PemInput';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { addCert, addIssue, type CertField, checkCertPem, checkKeyPem, pemProblemText, splitBundle } from './certs';
 
 export interface CertAddDialogProps {
@@ -24,8 +24,8 @@ interface Values {
 }
 
 const REMARK_MAX = 256;
-/** The store's own codes are handled by `addIssue`; any other refusal is shown as it comes. */
-const noCodes = (_c: unknown): _c is never => false;
+/** The API's names of the dialog's fields. */
+const FIELD_OF: Record<string, keyof Values> = { CertBase64: 'cert', KeyBase64: 'key', Remark: 'remark' };
 
 export function CertAddDialog({ open, onClose, onAdded }: CertAddDialogProps) {
   const { t } = useTranslation();
@@ -33,9 +33,18 @@ export function CertAddDialog({ open, onClose, onAdded }: CertAddDialogProps) {
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(720);
+  const errors = useFormErrors(form, {
+    ns: 'safe',
+    // The API's name, or the dialog's own (the store's refusals mapped by `addIssue`).
+    nameOf: (field) => {
+      const name = FIELD_OF[field] ?? Object.values(FIELD_OF).find((f) => f === field);
+      return name && [name];
+    },
+  });
 
   /** A bundle (chain + key in one file) dropped into either box fills both. */
   const onValuesChange = (changed: Partial<Values>) => {
+    errors.onValuesChange(changed);
     const field = (Object.keys(changed) as (keyof Values)[]).find((f) => f === 'cert' || f === 'key');
     if (!field) return;
     const bundle = splitBundle(changed[field] ?? '');
@@ -49,12 +58,8 @@ export function CertAddDialog({ open, onClose, onAdded }: CertAddDialogProps) {
   };
 
   const submit = async () => {
-    let values: Values;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    if (!(await errors.validate())) return;
+    const values = form.getFieldsValue() as Values;
     setSaving(true);
     try {
       const key = await addCert({
@@ -62,17 +67,13 @@ export function CertAddDialog({ open, onClose, onAdded }: CertAddDialogProps) {
         cert: values.cert.trim(),
         key: values.key.trim(),
       });
+      errors.clear();
       void message.success(t('safe.certAdded'));
       onAdded(key);
     } catch (err) {
+      // The store's own refusals in this dialog's words (a key of another certificate, a duplicate …).
       const issue = addIssue(err, t);
-      if (issue) {
-        form.setFields([{ name: issue.field, errors: [issue.text] }]);
-      } else {
-        // Undefined when the session ended: the client said so already.
-        const text = callErrorText(err, noCodes, () => '');
-        if (text) void message.error({ content: text, duration: errorDuration(err) });
-      }
+      errors.show(issue ? { field: issue.field, msg: issue.text } : err);
     } finally {
       setSaving(false);
     }

@@ -1,5 +1,6 @@
 // Two-factor login (TOTP): set-up with a QR code, confirmation with a code,
-// recovery codes shown once; turning it off needs the password.
+// recovery codes shown once; turning it off needs the password. A refused code
+// or password is shown beside its field, and goes when the next try succeeds.
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, QRCode, Space, Steps, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { get, post } from '../../api/client';
 import { queryKeys, useModules } from '../../app/queries';
 import { CopyButton } from '../../components/CopyButton';
+import { useFormErrors } from '../../hooks/useFormErrors';
 
 type Flow = { step: 'idle' } | { step: 'scan'; secret: string; uri: string } | { step: 'codes'; codes: string[] };
 
@@ -18,6 +20,10 @@ export function TwoFATab() {
   const enabled = modules.data?.user?.twoFAEnable === true;
   const [flow, setFlow] = useState<Flow>({ step: 'idle' });
   const [busy, setBusy] = useState(false);
+  const [enableForm] = Form.useForm<{ code: string }>();
+  const [disableForm] = Form.useForm<{ password: string }>();
+  const enableErrors = useFormErrors(enableForm, { ns: 'safe' });
+  const disableErrors = useFormErrors(disableForm, { ns: 'safe' });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.modules });
 
@@ -36,12 +42,17 @@ export function TwoFATab() {
   const confirm = async ({ code }: { code: string }) => {
     setBusy(true);
     try {
-      const r = await post<{ ret: number; recoveryCodes?: string[] }>('api/twofa/enable', { code: code.trim() });
+      const r = await post<{ ret: number; recoveryCodes?: string[] }>(
+        'api/twofa/enable',
+        { code: code.trim() },
+        { silent: true },
+      );
+      enableErrors.clear();
       message.success(t('safe.twoFAEnabled'));
       setFlow({ step: 'codes', codes: r.recoveryCodes ?? [] });
       await refresh();
-    } catch {
-      // shown by the client
+    } catch (err) {
+      enableErrors.show(err);
     } finally {
       setBusy(false);
     }
@@ -50,12 +61,14 @@ export function TwoFATab() {
   const disable = async ({ password }: { password: string }) => {
     setBusy(true);
     try {
-      await post('api/twofa/disable', { password });
+      await post('api/twofa/disable', { password }, { silent: true });
+      disableErrors.clear();
+      disableForm.resetFields();
       message.success(t('safe.twoFADisabled'));
       setFlow({ step: 'idle' });
       await refresh();
-    } catch {
-      // shown by the client
+    } catch (err) {
+      disableErrors.show(err);
     } finally {
       setBusy(false);
     }
@@ -114,7 +127,13 @@ export function TwoFATab() {
               <Typography.Paragraph copyable={{ text: flow.secret }} className="mono" strong>
                 {flow.secret}
               </Typography.Paragraph>
-              <Form layout="inline" onFinish={confirm}>
+              <Form
+                form={enableForm}
+                layout="inline"
+                onFinish={confirm}
+                onValuesChange={enableErrors.onValuesChange}
+                data-testid="twofa-enable"
+              >
                 <Form.Item
                   name="code"
                   rules={[{ required: true, pattern: /^\s*\d{6}\s*$/, message: t('login.twoFACodeInvalid') }]}
@@ -125,14 +144,22 @@ export function TwoFATab() {
                     maxLength={6}
                     autoComplete="one-time-code"
                     style={{ width: 120 }}
+                    data-testid="twofa-enable-code"
                   />
                 </Form.Item>
                 <Form.Item>
                   <Space>
-                    <Button type="primary" htmlType="submit" loading={busy}>
+                    <Button type="primary" htmlType="submit" loading={busy} data-testid="twofa-enable-submit">
                       {t('safe.confirmEnable')}
                     </Button>
-                    <Button onClick={() => setFlow({ step: 'idle' })}>{t('common.cancel')}</Button>
+                    <Button
+                      onClick={() => {
+                        enableErrors.clear();
+                        setFlow({ step: 'idle' });
+                      }}
+                    >
+                      {t('common.cancel')}
+                    </Button>
                   </Space>
                 </Form.Item>
               </Form>
@@ -142,7 +169,13 @@ export function TwoFATab() {
       )}
 
       {enabled && flow.step !== 'codes' && (
-        <Form layout="inline" onFinish={disable} data-testid="twofa-disable">
+        <Form
+          form={disableForm}
+          layout="inline"
+          onFinish={disable}
+          onValuesChange={disableErrors.onValuesChange}
+          data-testid="twofa-disable"
+        >
           <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
             <Input.Password
               placeholder={t('safe.passwordToDisable')}

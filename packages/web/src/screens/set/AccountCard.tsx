@@ -6,6 +6,7 @@ import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setItem } from '../../api/storage';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { useSaveBaseConfigure } from './useBaseConfigure';
 import { newPasswordRule, settingRule } from './validators';
 
@@ -22,6 +23,7 @@ export function AccountCard({ config }: { config: BaseConfigureView }) {
   const [form] = Form.useForm<AccountFields>();
   const save = useSaveBaseConfigure();
   const [saving, setSaving] = useState(false);
+  const errors = useFormErrors(form, { ns: 'set' });
   const mustChange = config.passwordIsDefault;
 
   useEffect(() => {
@@ -39,13 +41,14 @@ export function AccountCard({ config }: { config: BaseConfigureView }) {
     }
     setSaving(true);
     try {
-      const reply = await save(body);
+      const reply = await save(body, { silent: true });
+      errors.clear();
       // Should the server rotate this session's token, keep the new one.
       if (typeof reply.token === 'string' && reply.token) setItem('token', reply.token);
       message.success(body.newPassword ? t('set.passwordChanged') : t('set.saved'));
       form.resetFields(['currentPassword', 'newPassword', 'repeatPassword']);
-    } catch {
-      // shown by the client
+    } catch (err) {
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -74,6 +77,7 @@ export function AccountCard({ config }: { config: BaseConfigureView }) {
         labelWrap
         colon={false}
         onFinish={onFinish}
+        onValuesChange={errors.onValuesChange}
         autoComplete="off"
       >
         <Form.Item

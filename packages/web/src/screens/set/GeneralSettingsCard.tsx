@@ -6,6 +6,7 @@ import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Select, Sp
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrustedProxiesInput, trustedProxiesRule } from '../../components/TrustedProxiesInput';
+import { useFormErrors } from '../../hooks/useFormErrors';
 import { CONNECTION_FIELDS, ConnectionLimitsFields } from './ConnectionLimitsFields';
 import { entranceUrl } from './reconnect';
 import { changedFields, useSaveBaseConfigure } from './useBaseConfigure';
@@ -50,18 +51,15 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
   const save = useSaveBaseConfigure();
   const [saving, setSaving] = useState(false);
   const [pendingPort, setPendingPort] = useState<number | null>(null);
+  const errors = useFormErrors(form, { ns: 'set' });
 
   useEffect(() => {
     form.setFieldsValue(pick(config));
   }, [config, form]);
 
   const onSave = async () => {
-    let values: GeneralFields;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    if (!(await errors.validate())) return;
+    const values = form.getFieldsValue() as GeneralFields;
     const changes = changedFields(pick(config), values);
     if (Object.keys(changes).length === 0) {
       message.info(t('set.noChanges'));
@@ -69,12 +67,13 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
     }
     setSaving(true);
     try {
-      const reply = await save(changes);
+      const reply = await save(changes, { silent: true });
+      errors.clear();
       message.success(t('set.saved'));
       if (reply.restartNeeded) setPendingPort(reply.port ?? values.adminPort);
       followAddressChange(changes);
-    } catch {
-      // The client showed the server's reason (it names the field).
+    } catch (err) {
+      errors.show(err);
     } finally {
       setSaving(false);
     }
@@ -133,7 +132,14 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
           }
         />
       )}
-      <Form<GeneralFields> form={form} layout="horizontal" labelCol={{ flex: '220px' }} labelWrap colon={false}>
+      <Form<GeneralFields>
+        form={form}
+        layout="horizontal"
+        labelCol={{ flex: '220px' }}
+        labelWrap
+        colon={false}
+        onValuesChange={errors.onValuesChange}
+      >
         <Divider titlePlacement="start">{t('set.sectionAccess')}</Divider>
         <Form.Item
           name="adminPort"

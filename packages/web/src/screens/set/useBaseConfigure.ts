@@ -1,7 +1,7 @@
 import type { BaseConfigurePut, BaseConfigureView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { get, put } from '../../api/client';
+import { get, put, type RequestOptions } from '../../api/client';
 import { queryKeys } from '../../app/queries';
 
 export const BASE_CONFIGURE_KEY = ['baseconfigure'] as const;
@@ -23,12 +23,15 @@ export function useBaseConfigure() {
   });
 }
 
-/** PUT a subset of the settings; refreshes the settings and the shell's module list (banner) afterwards. */
+/**
+ * PUT a subset of the settings; refreshes the settings and the shell's module list (banner) afterwards.
+ * `silent`: the form shows a refusal itself (useFormErrors).
+ */
 export function useSaveBaseConfigure() {
   const queryClient = useQueryClient();
   return useCallback(
-    async (body: BaseConfigurePut): Promise<SaveReply> => {
-      const reply = await put<SaveReply>('api/baseconfigure', body);
+    async (body: BaseConfigurePut, opts: Pick<RequestOptions, 'silent'> = {}): Promise<SaveReply> => {
+      const reply = await put<SaveReply>('api/baseconfigure', body, opts);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: BASE_CONFIGURE_KEY }),
         queryClient.invalidateQueries({ queryKey: queryKeys.modules }),
