@@ -114,6 +114,7 @@ beforeAll(async () => {
       { name: 'X-Auth-Token', value: S },
       { name: 'X-Plain', value: 'visible' },
     ],
+    customConfig: `proxy_set_header X-Api-Key "${S}";\nadd_header X-Shown visible`,
   };
   const rule = await ok('POST', '/api/reverseproxy/rules', {
     address: '127.0.0.1',
@@ -246,6 +247,7 @@ describe('secrets on read', () => {
       { name: 'X-Plain', value: 'visible' },
     ]);
     expect(r.defaultRule.basicAuth).toMatchObject({ password: '', passwordSet: true });
+    expect(r.defaultRule.customConfig).toBe('proxy_set_header X-Api-Key "******";\nadd_header X-Shown visible');
   });
 });
 
@@ -278,6 +280,9 @@ describe('saved back as read', () => {
     const d = await get(rpPort, '/', 'other.test', auth);
     expect(d.status).toBe(200);
     expect(JSON.parse(d.body).headers['x-auth-token']).toBe(S);
+    // The custom config's secret header too.
+    expect(JSON.parse(d.body).headers['x-api-key']).toBe(S);
+    expect(d.headers['x-shown']).toBe('visible');
     expect((await get(rpPort, '/', 'other.test', { authorization: `Basic ${b64('u:******')}` })).status).toBe(401);
     // The sub rule's own Authorization header replaces the client's towards the back end.
     const sb = await get(rpPort, '/', 'sub.test', auth);

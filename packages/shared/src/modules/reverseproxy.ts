@@ -2,7 +2,10 @@
 // schemas, request and response shapes. A rule is one listener; its sub rules route by
 // front-end domain and path prefix; the default rule answers what no sub rule takes.
 import { z } from 'zod';
-import { isCidrOrIp, isIp } from '../net.js';
+import { isCidrOrIp, isIp, isIpv4 } from '../net.js';
+import { CUSTOM_CONFIG_LIMITS, parseCustomConfig } from './customConfig.js';
+
+export * from './customConfig.js';
 
 export const REVERSEPROXY_LIMITS = {
   logCapacity: { min: 0, max: 102400, default: 1000 },
@@ -17,6 +20,12 @@ export const REVERSEPROXY_LIMITS = {
 
 export const DEFAULT_CORS_METHODS = ['POST', 'GET', 'PUT', 'OPTIONS', 'DELETE'] as const;
 export const LISTEN_TYPES = ['http', 'https', 'both'] as const;
+/**
+ * The listener's address family (spec §3 "network type", the ancestor's `Network`): `tcp` takes
+ * IPv4 and IPv6 clients on one socket, `tcp4` IPv4 only, `tcp6` IPv6 only.
+ */
+export const NETWORK_TYPES = ['tcp', 'tcp4', 'tcp6'] as const;
+export type NetworkType = (typeof NETWORK_TYPES)[number];
 export const TLS_MIN_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
 export const SERVICE_TYPES = ['proxy', 'redirect', 'jump', 'files', 'text', 'close'] as const;
 export const FILTER_MODES = ['off', 'whitelist', 'blacklist'] as const;
@@ -41,6 +50,13 @@ export const REVERSEPROXY_MESSAGES = {
   ruleNotFound: 'no such rule',
   subRuleNotFound: 'no such sub rule',
   portConflict: 'another rule listens on this address and port',
+  networkAddressFamily: 'the listening address does not fit the network type (IPv4/IPv6)',
+  customConfigUnknown: 'custom config: unknown directive',
+  customConfigArgs: 'custom config: wrong number of values for this directive',
+  customConfigHeader: 'custom config: invalid or reserved header name',
+  customConfigVariable: 'custom config: variables ($name) are not expanded; write the value itself',
+  customConfigSyntax: 'custom config: unbalanced quotes or a control character',
+  customConfigMask: 'custom config: a ****** no longer matches a stored secret; type the value again',
 } as const;
 export type ReverseproxyMessage = keyof typeof REVERSEPROXY_MESSAGES;
 
@@ -186,6 +202,23 @@ const serviceShape = {
   requestHeaders: z.array(headerPair).max(64).default([]),
   /** Added to every answer. */
   responseHeaders: z.array(headerPair).max(64).default([]),
+  /**
+   * nginx-style directives (`proxy_set_header`, `proxy_hide_header`, `add_header`; see
+   * customConfig.ts): refused with the line at fault unless every line is understood.
+   */
+  customConfig: z
+    .string()
+    .max(CUSTOM_CONFIG_LIMITS.chars)
+    .default('')
+    .superRefine((text, ctx) => {
+      const r = parseCustomConfig(text);
+      if (!r.ok)
+        ctx.addIssue({
+          code: 'custom',
+          message: M[r.problem.code],
+          params: { line: r.problem.line, token: r.problem.token },
+        });
+    }),
   log: z
     .object({
       capacity: int(L.logCapacity),
@@ -270,6 +303,7 @@ const ruleShape = {
     .default('')
     .refine((a) => a === '' || isIp(a.replace(/^\[|\]$/g, '')), M.listenAddressInvalid),
   port: z.number().int().min(1).max(65535).default(16666),
+  network: z.enum(NETWORK_TYPES).default('tcp'),
   /** Open the port in the host firewall (iptables / ip6tables) while the rule runs. */
   firewallAutoAllow: z.boolean().default(false),
   minTlsVersion: z.enum(TLS_MIN_VERSIONS).default('TLSv1.2'),
@@ -287,15 +321,27 @@ const ruleShape = {
   defaultRule: reverseproxyDefaultRuleSchema.default(reverseproxyDefaultRuleSchema.parse({})),
 };
 
-export const reverseproxyRuleInputSchema = z.object({
-  ...ruleShape,
-  subRules: z.array(reverseproxySubRuleInputSchema).max(256).default([]),
-});
-export const reverseproxyRuleSchema = z.object({
-  key: z.string().regex(KEY),
-  ...ruleShape,
-  subRules: z.array(reverseproxySubRuleSchema).max(256).default([]),
-});
+/** An address literal must be of the network type's family (`tcp` takes either). */
+function checkListener(r: { address: string; network: NetworkType }, ctx: z.RefinementCtx): void {
+  const a = r.address.replace(/^\[|\]$/g, '');
+  if (!a || r.network === 'tcp' || !isIp(a)) return;
+  if (isIpv4(a) !== (r.network === 'tcp4'))
+    ctx.addIssue({ code: 'custom', path: ['address'], message: M.networkAddressFamily });
+}
+
+export const reverseproxyRuleInputSchema = z
+  .object({
+    ...ruleShape,
+    subRules: z.array(reverseproxySubRuleInputSchema).max(256).default([]),
+  })
+  .superRefine(checkListener);
+export const reverseproxyRuleSchema = z
+  .object({
+    key: z.string().regex(KEY),
+    ...ruleShape,
+    subRules: z.array(reverseproxySubRuleSchema).max(256).default([]),
+  })
+  .superRefine(checkListener);
 
 export const reverseproxyConfigSchema = z.object({
   rules: z.array(reverseproxyRuleSchema).default([]),

@@ -30,9 +30,13 @@ export function parseWith<T>(schema: ZodType<T>, input: unknown, codes?: Readonl
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const field = issue.path.join('.');
-  // A module's own messages (e.g. REVERSEPROXY_MESSAGES) travel with their key as `code`.
+  // A module's own messages (e.g. REVERSEPROXY_MESSAGES) travel with their key as `code`, and
+  // with the numbers the check attached (`params`, e.g. the line of a custom config).
   const code = codes ? Object.keys(codes).find((k) => codes[k] === issue.message) : undefined;
-  throw badRequest(field ? `${field}: ${issue.message}` : issue.message, field || undefined, code);
+  const params = code ? (issue as { params?: Record<string, unknown> }).params : undefined;
+  const msg = field ? `${field}: ${issue.message}` : issue.message;
+  if (params) throw new ApiFailure(400, 1, msg, field || undefined, { code, params });
+  throw badRequest(msg, field || undefined, code);
 }
 
 export function sendFailure(reply: FastifyReply, f: ApiFailure): FastifyReply {

@@ -224,7 +224,8 @@ export class RuleListener {
     });
   }
 
-  listen(port: number, host: string): Promise<number> {
+  /** `ipv6Only`: a `::` socket that takes IPv6 clients only (network type `tcp6`). */
+  listen(port: number, host: string, ipv6Only = false): Promise<number> {
     return new Promise((resolve, reject) => {
       const onError = (err: Error) => {
         this.server.off('listening', onListening);
@@ -236,7 +237,7 @@ export class RuleListener {
       };
       this.server.once('error', onError);
       this.server.once('listening', onListening);
-      this.server.listen({ port, host: host || '::', ipv6Only: false });
+      this.server.listen({ port, host: host || '::', ipv6Only });
     });
   }
 

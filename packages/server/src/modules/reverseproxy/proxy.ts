@@ -11,6 +11,7 @@ import type { AnyRequest, AnyResponse } from './listener.js';
 import { llhttpProblem } from './llhttp.js';
 import { type BackendConnections, NodeHttpBackend } from './nodeHttpBackend.js';
 import { sendPage } from './pages.js';
+import type { ServedService } from './router.js';
 import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. */
@@ -179,6 +180,9 @@ export function upstreamHeaders(
   }
   h.host = s.keepHost && ctx.host ? ctx.host : target.hostPort;
   for (const { name, value } of s.requestHeaders) h[name.toLowerCase()] = value;
+  // `proxy_set_header Name ""` of the custom config (rare: the deletes cost only such a service).
+  const drop = (s as ServedService).dropRequestHeaders;
+  if (drop) for (const name of drop) delete h[name];
   // The console published through its own web service: tell it who the client really is.
   if (isAdminTarget(target)) h[RELAY_HEADER] = relayValue(ctx.clientIp, ctx.host);
   return h;
@@ -190,6 +194,7 @@ const pathOf = (req: AnyRequest) => (req.url?.startsWith('/') ? req.url : '/');
 export function responseHeadersOf(
   raw: string[],
   extra: Record<string, string> = {},
+  hide?: ReadonlySet<string>,
 ): Record<string, string | string[]> {
   // Names the Connection header lists are hop-by-hop too; "keep-alive" and "close" already are.
   let connection: string | undefined;
@@ -201,7 +206,7 @@ export function responseHeadersOf(
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (HOP_BY_HOP.has(name) || listed?.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || listed?.has(name) || hide?.has(name)) continue;
     const value = raw[i + 1];
     const had = out[name];
     if (had === undefined) out[name] = value;
@@ -227,6 +232,8 @@ class Attempt {
     private readonly res: AnyResponse,
     private readonly extra: Record<string, string>,
     private readonly done: (err?: Error) => void,
+    /** Names the custom config hides from the back end's answer. */
+    private readonly hide?: ReadonlySet<string>,
   ) {}
 
   onConnect(abort: (err: Error) => void): void {
@@ -236,7 +243,7 @@ class Attempt {
   onHeaders(status: number, raw: string[], resume: () => void): void {
     const res = this.res as http.ServerResponse;
     this.answered = true;
-    res.writeHead(status, responseHeadersOf(raw, this.extra));
+    res.writeHead(status, responseHeadersOf(raw, this.extra, this.hide));
     // A small answer arrives with its headers: send both in one write (the direct path's
     // response does this itself, without a tick per request).
     if (!(this.res instanceof DirectResponse) && typeof res.cork === 'function') {
@@ -342,7 +349,7 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     if (clientGone) return;
     const pool = ctx.backends.poolOf(target, s);
     const err = await new Promise<Error | undefined>((resolve) => {
-      attempt = new Attempt(res, ctx.responseHeaders, resolve);
+      attempt = new Attempt(res, ctx.responseHeaders, resolve, (s as ServedService).hideHeaders);
       const headers = upstreamHeaders(req, ctx, target);
       pool.request(
         {

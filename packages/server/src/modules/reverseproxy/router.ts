@@ -1,5 +1,44 @@
-import type { ReverseproxyRule, ReverseproxyService, ReverseproxySubRule } from '@lucky/shared';
+import {
+  parseCustomConfig,
+  type ReverseproxyRule,
+  type ReverseproxyService,
+  type ReverseproxySubRule,
+} from '@lucky/shared';
 import { canonicalPath, decisionPath, hostHeaderOk } from '../../core/http/canonicalPath.js';
+
+/**
+ * A service as it serves: its custom config's directives merged into its own header settings
+ * (`proxy_set_header` after the request headers, `add_header` after the answer headers), plus
+ * the names it drops from the request and hides from the back end's answer.
+ */
+export type ServedService = ReverseproxyService & {
+  dropRequestHeaders?: ReadonlySet<string>;
+  hideHeaders?: ReadonlySet<string>;
+};
+
+const served = new WeakMap<ReverseproxyService, ServedService>();
+
+/** The service with its custom config applied; made once per config object (the caches keyed by it stay). */
+export function servedService(s: ReverseproxyService): ServedService {
+  if (!s.customConfig) return s;
+  let out = served.get(s);
+  if (!out) {
+    const r = parseCustomConfig(s.customConfig);
+    // Checked when saved; a text that no longer parses changes nothing rather than half of it.
+    const c = r.ok ? r.config : undefined;
+    out = c
+      ? {
+          ...s,
+          requestHeaders: [...s.requestHeaders, ...c.requestHeaders],
+          responseHeaders: [...s.responseHeaders, ...c.responseHeaders],
+          ...(c.dropRequestHeaders.length > 0 ? { dropRequestHeaders: new Set(c.dropRequestHeaders) } : {}),
+          ...(c.hideHeaders.length > 0 ? { hideHeaders: new Set(c.hideHeaders) } : {}),
+        }
+      : s;
+    served.set(s, out);
+  }
+  return out;
+}
 
 /** What answers a request: a sub rule, or the rule's default rule (key `default`). */
 export interface Site {
@@ -64,7 +103,7 @@ export class RouteTable {
   readonly fallback: Site;
 
   constructor(rule: Pick<ReverseproxyRule, 'subRules' | 'defaultRule'>) {
-    this.fallback = { key: 'default', service: rule.defaultRule, pathPrefix: '/' };
+    this.fallback = { key: 'default', service: servedService(rule.defaultRule), pathPrefix: '/' };
     for (const sub of rule.subRules) {
       if (!sub.enable) continue;
       const site = siteOf(sub);
@@ -94,5 +133,5 @@ export class RouteTable {
 }
 
 function siteOf(sub: ReverseproxySubRule): Site {
-  return { key: sub.key, service: sub, pathPrefix: prefixForm(sub.pathPrefix || '/') };
+  return { key: sub.key, service: servedService(sub), pathPrefix: prefixForm(sub.pathPrefix || '/') };
 }

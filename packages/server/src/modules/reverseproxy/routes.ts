@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
 import {
+  customConfigPieces,
+  isIpv4,
   isSecretName,
   looksLikeToken,
   REVERSEPROXY_MESSAGES as M,
+  maskPieces,
   type ReverseproxyConfig,
   type ReverseproxyRule,
   type ReverseproxyService,
+  restorePieces,
   reverseproxyBatchDomainSchema,
   reverseproxyConfigSchema,
   reverseproxyLogsQuerySchema,
@@ -15,7 +19,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RouteRegistry } from '../../core/http/registry.js';
-import { conflict, notFound, parseWith } from '../../core/http/reply.js';
+import { badRequest, conflict, notFound, parseWith } from '../../core/http/reply.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { ReverseproxyRuntime } from './runtime.js';
 
@@ -30,22 +34,28 @@ const secretHeader = (h: Header) => h.value !== '' && (isSecretName(h.name) || l
 
 /**
  * Secrets never leave the server: the basic-auth password and the values of credential headers
- * sent to the back end read as '' with `passwordSet` / `valueSet` telling one is stored.
+ * sent to the back end read as '' with `passwordSet` / `valueSet` telling one is stored; in the
+ * custom config the secret header values read as SECRET_MASK (the rest stays readable).
  */
 function masked<T extends ReverseproxyService>(s: T) {
   return {
     ...s,
     basicAuth: { ...s.basicAuth, password: '', passwordSet: s.basicAuth.password !== '' },
     requestHeaders: s.requestHeaders.map((h) => (secretHeader(h) ? { ...h, value: '', valueSet: true } : h)),
+    customConfig: maskPieces(customConfigPieces(s.customConfig)),
   };
 }
 
 /**
  * An edit that sends an empty password keeps the stored one (the GET never shows it); so does a
- * header sent with an empty value, taking the stored value of the same name (in order).
+ * header sent with an empty value, taking the stored value of the same name (in order), and a
+ * custom config that still shows SECRET_MASK where a stored secret was. `at`: the service's
+ * path in the call (for the refusal of a custom config whose masks cannot be matched).
  */
-function keepPassword<T extends ReverseproxyService>(next: T, old: ReverseproxyService | undefined): T {
+function keepPassword<T extends ReverseproxyService>(next: T, old: ReverseproxyService | undefined, at = ''): T {
   if (!old) return next;
+  const customConfig = restorePieces(next.customConfig, customConfigPieces(old.customConfig));
+  if (customConfig === undefined) throw badRequest(M.customConfigMask, `${at}customConfig`, 'customConfigMask');
   const basicAuth =
     next.basicAuth.password || !old.basicAuth.password
       ? next.basicAuth
@@ -58,7 +68,14 @@ function keepPassword<T extends ReverseproxyService>(next: T, old: ReverseproxyS
     const [stored] = unused.splice(i, 1);
     return { ...h, value: stored.value };
   });
-  return { ...next, basicAuth, requestHeaders };
+  return { ...next, basicAuth, requestHeaders, customConfig };
+}
+
+/** The address families a rule's socket takes: its literal's, else its network type's. */
+function familiesOf(r: ReverseproxyRule): (4 | 6)[] {
+  const a = r.address.replace(/^\[|\]$/g, '');
+  if (a) return [isIpv4(a) ? 4 : 6];
+  return r.network === 'tcp4' ? [4] : r.network === 'tcp6' ? [6] : [4, 6];
 }
 
 const params = (req: FastifyRequest) => req.params as { key: string; sub?: string };
@@ -110,7 +127,8 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
           o.key !== rule.key &&
           o.enable &&
           o.port === rule.port &&
-          (o.address === rule.address || o.address === '' || rule.address === ''),
+          (o.address === rule.address || o.address === '' || rule.address === '') &&
+          familiesOf(o).some((f) => familiesOf(rule).includes(f)),
       );
       if (clash) throw conflict(`${M.portConflict} (${clash.name || clash.key})`, 'port', 'portConflict');
     }
@@ -169,11 +187,12 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
         const input = withKeys(parseWith(reverseproxyRuleInputSchema, req.body, M), old.key);
         const rule: ReverseproxyRule = {
           ...input,
-          defaultRule: keepPassword(input.defaultRule, old.defaultRule),
-          subRules: input.subRules.map((x) =>
+          defaultRule: keepPassword(input.defaultRule, old.defaultRule, 'defaultRule.'),
+          subRules: input.subRules.map((x, i) =>
             keepPassword(
               x,
               old.subRules.find((o) => o.key === x.key),
+              `subRules.${i}.`,
             ),
           ),
         };

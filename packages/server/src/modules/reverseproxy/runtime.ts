@@ -1,4 +1,5 @@
 import {
+  type NetworkType,
   type ReverseproxyConfig,
   type ReverseproxyRule,
   type ReverseproxyRuleStatus,
@@ -213,7 +214,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       plane.guard,
     );
     try {
-      const port = await listenOn(listener, rule.address, rule.port);
+      const port = await listenOn(listener, rule.address, rule.port, rule.network);
       slot.listener = listener;
       slot.bound = bindKey(rule);
       slot.meter = new TrafficMeter();
@@ -223,7 +224,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       await this.firewall(rule.key, slot, rule.firewallAutoAllow ? port : undefined, warnings);
       slot.status = { state: 'running', warnings, port };
       this.ctx.log.info(
-        `rule ${rule.name || rule.key} listening on ${rule.address || '*'}:${port} (${rule.listenTypes})`,
+        `rule ${rule.name || rule.key} listening on ${rule.address || '*'}:${port} (${rule.listenTypes}, ${rule.network})`,
       );
     } catch (err) {
       await listener.close();
@@ -245,7 +246,7 @@ interface Plane {
 
 const FIREWALL_OWNER = 'reverseproxy:';
 
-const bindKey = (r: ReverseproxyRule) => `${r.address}|${r.port}`;
+const bindKey = (r: ReverseproxyRule) => `${r.address}|${r.port}|${r.network}`;
 
 function warningsOf(rule: ReverseproxyRule, haveCerts: boolean): string[] {
   const w: string[] = [];
@@ -254,9 +255,16 @@ function warningsOf(rule: ReverseproxyRule, haveCerts: boolean): string[] {
   return w;
 }
 
-async function listenOn(l: RuleListener, address: string, port: number): Promise<number> {
+/**
+ * Binds the rule's address for its network type: `tcp` one socket for both families (`::`, or
+ * `0.0.0.0` on a machine without IPv6), `tcp4` `0.0.0.0`, `tcp6` `::` taking IPv6 clients only.
+ * An address literal is bound as given (the schema has checked its family).
+ */
+async function listenOn(l: RuleListener, address: string, port: number, network: NetworkType): Promise<number> {
   const host = address.replace(/^\[|\]$/g, '');
-  if (host) return l.listen(port, host);
+  if (host) return l.listen(port, host, network === 'tcp6');
+  if (network === 'tcp4') return l.listen(port, '0.0.0.0');
+  if (network === 'tcp6') return l.listen(port, '::', true);
   try {
     return await l.listen(port, '::');
   } catch (err) {

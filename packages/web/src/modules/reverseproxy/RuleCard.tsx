@@ -64,6 +64,11 @@ export function RuleCard(props: RuleCardProps) {
               </Tag>
             ))}
             {listenText(rule.address, rule.port)}
+            {rule.network !== 'tcp' && (
+              <Tag className="rp-network-tag" data-testid={`rp-rule-network-${rule.key}`}>
+                {t(`reverseproxy.network_${rule.network}`)}
+              </Tag>
+            )}
           </span>
         </div>
         <Space size={4} wrap className="rp-rule-actions">

@@ -157,4 +157,59 @@ describe('rule dialog', () => {
     expect(body).not.toHaveProperty('status');
     expect(body).not.toHaveProperty('lastLogs');
   });
+
+  it('network type: IPv4 + IPv6 by default, sent as chosen; an address of the other family is refused', async () => {
+    const saved = ruleView({ key: 'NEW' });
+    net.route('api/reverseproxy/rules', { body: { ret: 0, key: 'NEW', rule: saved } });
+    const { onSaved } = open();
+    const network = await screen.findByTestId('rp-network');
+    expect((within(network).getByLabelText('IPv4 + IPv6') as HTMLInputElement).checked).toBe(true);
+    const address = screen.getByTestId('rp-address');
+    await userEvent.type(address, '192.168.1.2');
+    await userEvent.click(within(network).getByText('仅 IPv6'));
+    expect(await within(itemOf(address)).findByText('监听地址与网络类型的 IPv4/IPv6 不匹配')).toBeTruthy();
+    await save();
+    expect(sent('POST')).toHaveLength(0);
+    await userEvent.click(within(network).getByText('仅 IPv4'));
+    await waitFor(() => expect(within(itemOf(address)).queryByText(/不匹配/)).toBeNull());
+    await save();
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
+    expect(bodyOf(sent('POST')[0])).toMatchObject({ network: 'tcp4', address: '192.168.1.2' });
+  });
+
+  it('custom config: checked line by line as typed, sent as written, a server refusal opens its panel', async () => {
+    net.route('api/reverseproxy/rules', {
+      status: 400,
+      body: {
+        ret: 1,
+        msg: `defaultRule.customConfig: ${REVERSEPROXY_MESSAGES.customConfigHeader}`,
+        field: 'defaultRule.customConfig',
+        code: 'customConfigHeader',
+        params: { line: 2, token: 'X-Blocked' },
+      },
+    });
+    const { onSaved } = open();
+    await screen.findByTestId('rp-rule-form');
+    await userEvent.click(screen.getByText('自定义配置', { selector: '.ant-collapse-title *, .ant-collapse-title' }));
+    const box = await screen.findByTestId('rp-custom-config');
+    fireEvent.change(box, { target: { value: 'add_header A b\nproxy_pass http://x;' } });
+    expect(await within(itemOf(box)).findByText('第 2 行：不支持的指令 proxy_pass')).toBeTruthy();
+    await save();
+    expect(sent('POST')).toHaveLength(0);
+    const text = 'proxy_set_header X-Site "home lab";\nproxy_hide_header X-Blocked';
+    fireEvent.change(box, { target: { value: text } });
+    await waitFor(() => expect(within(itemOf(box)).queryByText(/不支持的指令/)).toBeNull());
+    // The panel's header counts the directives.
+    expect(screen.getByText('2 条指令')).toBeTruthy();
+    // Folded again: the server's refusal opens it and lands beside the box.
+    await userEvent.click(screen.getByText('自定义配置', { selector: '.ant-collapse-title *, .ant-collapse-title' }));
+    await waitFor(() =>
+      expect(box.closest('.ant-collapse-item')?.classList.contains('ant-collapse-item-active')).toBe(false),
+    );
+    await save();
+    expect(await within(itemOf(box)).findByText('第 2 行：无效或不可设置的头名 X-Blocked')).toBeTruthy();
+    expect(box.closest('.ant-collapse-item')?.classList.contains('ant-collapse-item-active')).toBe(true);
+    expect(bodyOf(sent('POST')[0]).defaultRule.customConfig).toBe(text);
+    expect(onSaved).not.toHaveBeenCalled();
+  });
 });

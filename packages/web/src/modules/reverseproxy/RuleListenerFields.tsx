@@ -1,7 +1,15 @@
-// The listener part of the rule form: name, switch, protocols, address and
-// port, the peers that send a PROXY protocol header, HTTP/2 without TLS (h2c)
-// for the plain side, and the HTTPS options (minimum TLS version, HTTP/2, HTTP/3).
-import { isCidrOrIp, LISTEN_TYPES, REVERSEPROXY_LIMITS, TLS_MIN_VERSIONS } from '@lucky/shared';
+// The listener part of the rule form: name, switch, protocols, network type
+// (address family), address and port, the peers that send a PROXY protocol
+// header, HTTP/2 without TLS (h2c) for the plain side, and the HTTPS options
+// (minimum TLS version, HTTP/2, HTTP/3).
+import {
+  isCidrOrIp,
+  LISTEN_TYPES,
+  NETWORK_TYPES,
+  type NetworkType,
+  REVERSEPROXY_LIMITS,
+  TLS_MIN_VERSIONS,
+} from '@lucky/shared';
 import { Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { TagListInput } from '../../components/TagListInput';
@@ -48,11 +56,19 @@ export function RuleListenerFields() {
           data-testid="rp-listen-types"
         />
       </Form.Item>
+      <Form.Item name="network" label={t('reverseproxy.network')} extra={t('reverseproxy.networkHelp')}>
+        <Radio.Group
+          optionType="button"
+          options={NETWORK_TYPES.map((x) => ({ value: x, label: t(`reverseproxy.network_${x}`) }))}
+          data-testid="rp-network"
+        />
+      </Form.Item>
       <Form.Item
         name="address"
         label={t('reverseproxy.address')}
         extra={t('reverseproxy.addressHelp')}
-        rules={[issueRule(t, (v) => checkAddress(v as string))]}
+        dependencies={['network']}
+        rules={[issueRule(t, (v, get) => checkAddress(v as string, get('network') as NetworkType))]}
         normalize={(v: string) => unbracket(v.trim())}
       >
         <Input

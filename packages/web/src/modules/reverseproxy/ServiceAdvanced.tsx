@@ -1,13 +1,15 @@
 // The rarely changed service options, folded away: client IP, access control,
-// CORS, cache and robots, custom headers, access log. Every panel is rendered
+// CORS, cache and robots, custom headers, custom config, access log. Every panel is rendered
 // (hidden) from the start so its fields are part of the form; each header says
 // what is set without opening it.
+import { customConfigCount } from '@lucky/shared';
 import { Collapse, Form, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { levelKey } from '../../components/ruleLog/levels';
 import { AuthFields, FilterFields } from './AccessFields';
 import { ClientIpFields } from './ClientIpFields';
+import { CustomConfigFields } from './CustomConfigFields';
 import { HeadersFields } from './HeadersFields';
 import { CacheRobotsFields, CorsFields } from './HttpFields';
 import { LogFields } from './LogFields';
@@ -87,6 +89,18 @@ export function ServiceAdvanced({ prefix, passwordSet, open, onOpenChange }: Ser
       label: t('reverseproxy.panelHeaders'),
       extra: <Summary>{headerCount ? t('reverseproxy.headerCount', { count: headerCount }) : off}</Summary>,
       children: <HeadersFields prefix={prefix} />,
+    },
+    {
+      key: 'custom',
+      label: t('reverseproxy.panelCustom'),
+      extra: (
+        <Summary>
+          {v.customConfig?.trim()
+            ? t('reverseproxy.customConfigCount', { count: customConfigCount(v.customConfig) })
+            : off}
+        </Summary>
+      ),
+      children: <CustomConfigFields prefix={prefix} />,
     },
     {
       key: 'log',

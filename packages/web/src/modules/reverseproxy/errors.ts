@@ -52,7 +52,7 @@ const LOCAL_CODES = new Set<string>([
 
 /** Codes whose message can name the bad entry; they have a second text for when it is unknown. */
 const TOKEN_CODES = new Set<IssueCode>(['domainInvalid', 'targetInvalid', 'cidrInvalid', 'headerInvalid']);
-const BLANKS = { token: '', rule: '', min: '?', max: '?', values: '', msg: '' };
+const BLANKS = { token: '', rule: '', min: '?', max: '?', values: '', msg: '', line: '?' };
 
 export function issueText(t: Translate, { code, params = {} }: Issue): string {
   const vars: Record<string, unknown> = { ...BLANKS, ...params };

@@ -232,7 +232,7 @@ describe('server answers → form fields and texts', () => {
       field: 'address',
     });
     expect(issueText(t, issueOfError(listen)!)).toBe(
-      'reverseproxy.err_listenAddressInvalid{"token":"","rule":"","min":"?","max":"?","values":"","msg":""}',
+      'reverseproxy.err_listenAddressInvalid{"token":"","rule":"","min":"?","max":"?","values":"","msg":"","line":"?"}',
     );
   });
 

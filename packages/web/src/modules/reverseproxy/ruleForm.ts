@@ -4,6 +4,8 @@
 import {
   isFrontDomain,
   isIp,
+  isIpv4,
+  type NetworkType,
   REVERSEPROXY_LIMITS,
   type ReverseproxyRule,
   type ReverseproxyRuleInput,
@@ -77,9 +79,13 @@ export function valuesToSubRuleInput(v: SubRuleValues): ReverseproxySubRuleInput
 
 // ---- checks (undefined = fine) ----------------------------------------------------------------
 
-export function checkAddress(address: string | undefined): Issue | undefined {
+/** A listening address: empty (every address) or an IP literal of the network type's family. */
+export function checkAddress(address: string | undefined, network: NetworkType = 'tcp'): Issue | undefined {
   const a = unbracket((address ?? '').trim());
-  return a === '' || isIp(a) ? undefined : { code: 'listenAddressInvalid' };
+  if (a === '') return undefined;
+  if (!isIp(a)) return { code: 'listenAddressInvalid' };
+  if (network !== 'tcp' && isIpv4(a) !== (network === 'tcp4')) return { code: 'networkAddressFamily' };
+  return undefined;
 }
 
 export function checkDomains(lines: readonly string[] | undefined): Issue | undefined {

@@ -6,6 +6,7 @@
 import {
   isBackendUrl,
   isCidrOrIp,
+  parseCustomConfig,
   REVERSEPROXY_LIMITS,
   type ReverseproxyService,
   reverseproxyDefaultRuleSchema,
@@ -122,6 +123,12 @@ export function checkMountDir(dir: string | undefined): Issue | undefined {
   return (dir ?? '').trim() ? undefined : { code: 'mountDirRequired' };
 }
 
+/** The custom config as the server reads it: the first line it refuses, with the word at fault. */
+export function checkCustomConfig(text: string | undefined): Issue | undefined {
+  const r = parseCustomConfig(text ?? '');
+  return r.ok ? undefined : { code: r.problem.code, params: { line: r.problem.line, token: r.problem.token } };
+}
+
 export function checkBasicAuthUser(enable: boolean | undefined, user: string | undefined): Issue | undefined {
   return enable && !(user ?? '').trim() ? { code: 'basicAuthUserRequired' } : undefined;
 }
@@ -129,7 +136,7 @@ export function checkBasicAuthUser(enable: boolean | undefined, user: string | u
 // ---- where a field lives ----------------------------------------------------------------------
 
 /** The folded panels of the service editor. */
-export type PanelKey = 'clientIp' | 'auth' | 'filter' | 'cors' | 'cache' | 'headers' | 'log';
+export type PanelKey = 'clientIp' | 'auth' | 'filter' | 'cors' | 'cache' | 'headers' | 'custom' | 'log';
 
 const PANEL_OF: Record<string, PanelKey> = {
   clientIp: 'clientIp',
@@ -141,6 +148,7 @@ const PANEL_OF: Record<string, PanelKey> = {
   robots: 'cache',
   requestHeaders: 'headers',
   responseHeaders: 'headers',
+  customConfig: 'custom',
   log: 'log',
 };
 

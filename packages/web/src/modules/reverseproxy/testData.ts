@@ -24,6 +24,7 @@ export function ruleView(over: Partial<RuleView> = {}): RuleView {
     name: 'Home',
     enable: true,
     listenTypes: 'http',
+    network: 'tcp',
     address: '',
     port: 8080,
     firewallAutoAllow: false,
