@@ -59,6 +59,7 @@ export function RuleListenerFields() {
       <Form.Item name="network" label={t('reverseproxy.network')} extra={t('reverseproxy.networkHelp')}>
         <Radio.Group
           optionType="button"
+          buttonStyle="solid"
           options={NETWORK_TYPES.map((x) => ({ value: x, label: t(`reverseproxy.network_${x}`) }))}
           data-testid="rp-network"
         />
