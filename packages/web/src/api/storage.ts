@@ -24,6 +24,8 @@ export interface StoredValues {
    */
   rememberAccount: boolean;
   loginAccount: string;
+  /** The user's choice of colours; absent = follow the system (`prefers-color-scheme`). */
+  theme: 'light' | 'dark';
 }
 
 export type StoredKey = keyof StoredValues;

@@ -6,6 +6,7 @@ import { PRODUCT_WEBSITE } from '../constants';
 import { useVersion } from '../queries';
 import { LanguageSwitch } from './LanguageSwitch';
 import { LogoMark } from './Logo';
+import { ThemeSwitch } from './ThemeSwitch';
 
 export function TopBar({ menu, showVersion }: { menu: ReactNode; showVersion: boolean }) {
   const { t } = useTranslation();
@@ -31,6 +32,7 @@ export function TopBar({ menu, showVersion }: { menu: ReactNode; showVersion: bo
           v{version}
         </Link>
       )}
+      <ThemeSwitch />
       <LanguageSwitch />
     </Layout.Header>
   );

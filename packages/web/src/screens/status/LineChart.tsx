@@ -62,7 +62,8 @@ export function LineChart({ values, max, color, label, height = 72, capacity = H
           x2={W}
           y1={H * f}
           y2={H * f}
-          stroke="#eef0f3"
+          // The grid follows the theme (a CSS variable works in `style`, not in the attribute).
+          style={{ stroke: 'var(--ant-color-border-secondary)' }}
           strokeWidth={1}
           vectorEffect="non-scaling-stroke"
         />
