@@ -182,6 +182,35 @@ describe('API tokens', () => {
 });
 
 describe('audit log', () => {
+  it('names who acted (the account, an API token, never a mistyped account name) and filters by text and result', async () => {
+    s = await startTestServer();
+    await s.call('POST', '/api/login', { body: { Account: 'my-p4ss', Password: 'x' } });
+    await s.call('POST', '/api/login', { body: { Account: '666', Password: 'wrong' } });
+    const token = await s.login();
+    const made = await s.call('POST', '/api/apitokens', { token, body: { name: 'backup job', currentPassword: '666' } });
+    await s.call('PUT', '/api/baseconfigure', { token: made.body.token, body: { logMaxSize: 3000 } });
+    const page = async (query = '') =>
+      (await s.call('GET', `/api/audit?pageSize=50${query}`, { token })).body as {
+        total: number;
+        list: { action: string; actor?: string; ret: number; msg?: string }[];
+      };
+    const all = await page();
+    expect(all.list.map((e) => [e.action, e.actor ?? '-', e.ret === 0 ? 'ok' : 'failed'])).toEqual([
+      ['PUT /api/baseconfigure', 'token:backup job', 'ok'],
+      ['POST /api/apitokens', '666', 'ok'],
+      ['POST /api/login', '666', 'ok'],
+      ['POST /api/login', '666', 'failed'],
+      ['POST /api/login', '-', 'failed'],
+    ]);
+    expect(JSON.stringify(all)).not.toContain('my-p4ss');
+    const failed = await page('&result=failed');
+    expect(failed.total).toBe(2);
+    expect(failed.list.every((e) => e.ret !== 0)).toBe(true);
+    expect((await page('&result=ok&q=LOGIN')).list.map((e) => e.action)).toEqual(['POST /api/login']);
+    expect((await page('&q=backup%20job')).total).toBe(1);
+    expect((await s.call('GET', '/api/audit?result=maybe', { token })).status).toBe(400);
+  });
+
   it('records logins and state-changing calls with address and outcome, newest first, and keeps them across restarts', async () => {
     s = await startTestServer();
     await s.call('POST', '/api/login', { body: { Account: '666', Password: 'p4ss-guess' } });

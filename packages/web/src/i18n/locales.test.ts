@@ -13,11 +13,14 @@ import {
   FORWARD_TYPES,
   LANGUAGES,
   MODULE_KEYS,
+  NETWORK_TYPES,
   PORTFORWARD_LOG_LEVELS,
   PORTFORWARD_MESSAGES,
+  REVERSEPROXY_MESSAGES,
   TLS_MODES,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
+import { GENERIC_CODES } from '../api/callErrors';
 import enUS from './en_US.json';
 import zhCN from './zh_CN.json';
 
@@ -101,6 +104,10 @@ describe('locale files', () => {
       ...['created', 'updated'].map((r) => `ddns.result_${r}`),
       ...['error', 'warn', 'info'].map((l) => `ddns.level_${l}`),
       ...['task', 'global'].map((x) => `ddns.webhookTarget_${x}`),
+      ...Object.keys(REVERSEPROXY_MESSAGES).map((c) => `reverseproxy.err_${c}`),
+      ...NETWORK_TYPES.map((x) => `reverseproxy.network_${x}`),
+      ...[...GENERIC_CODES].map((c) => `common.err_${c}`),
+      ...['all', 'ok', 'failed'].map((r) => `safe.auditResult_${r}`),
     ];
     expect(dynamic.filter((k) => !zh.has(k) || !en.has(k))).toEqual([]);
   });

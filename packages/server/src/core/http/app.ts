@@ -37,7 +37,10 @@ export interface AdminApp {
 }
 
 /** Who is calling: a login session or an API token; undefined when the token is bad. */
-async function authenticate(core: Core, req: FastifyRequest): Promise<{ sessionId?: string } | undefined> {
+async function authenticate(
+  core: Core,
+  req: FastifyRequest,
+): Promise<{ sessionId?: string; actor: string } | undefined> {
   let token = req.headers.authorization ?? '';
   if (token.startsWith('Bearer ')) token = token.slice(7);
   token = token.trim();
@@ -47,10 +50,10 @@ async function authenticate(core: Core, req: FastifyRequest): Promise<{ sessionI
     const rec = matchApiToken(token, config.auth.apiTokens);
     if (!rec) return undefined;
     core.authState.tokenUsed(rec.id, req.clientIp);
-    return {};
+    return { actor: `token:${rec.name}` };
   }
   const session = await core.sessions.verify(token, config.base.adminAccount);
-  return session ? { sessionId: session.id } : undefined;
+  return session ? { sessionId: session.id, actor: session.account } : undefined;
 }
 
 export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp> {
@@ -218,16 +221,17 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
         const who = await authenticate(core, req);
         if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired', code: 'loginExpired' });
         ctx.sessionId = who.sessionId;
+        ctx.actor = who.actor;
       }
       try {
         const result = await def.handler(req, reply, ctx);
-        if (audited) core.audit.record({ clientIp: ctx.clientIp, action, ret: 0 });
+        if (audited) core.audit.record({ clientIp: ctx.clientIp, actor: ctx.actor, action, ret: 0 });
         if (reply.sent) return reply;
         return result;
       } catch (err) {
         if (audited) {
           const f = err as { ret?: number; message?: string };
-          core.audit.record({ clientIp: ctx.clientIp, action, ret: f.ret ?? 1, msg: f.message });
+          core.audit.record({ clientIp: ctx.clientIp, actor: ctx.actor, action, ret: f.ret ?? 1, msg: f.message });
         }
         if (err instanceof ApiFailure) return sendFailure(reply, err);
         throw err;

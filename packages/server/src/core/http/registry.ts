@@ -9,6 +9,12 @@ export interface RouteContext {
   clientIp: string;
   /** Session id when signed in with a login token; undefined for API tokens and public calls. */
   sessionId?: string;
+  /**
+   * Who acts, for the audit log: the admin account of a session, `token:<name>` for an API token;
+   * a login sets it once the account it names is the admin's (a mistyped name is never stored:
+   * it may be a password typed in the wrong box).
+   */
+  actor?: string;
 }
 
 export interface RouteDef {

@@ -4,11 +4,18 @@ import path from 'node:path';
 export interface AuditEntry {
   time: string;
   clientIp: string;
+  /** The admin account, `token:<API token name>`, or absent (a login naming another account). */
+  actor?: string;
   /** `PUT /api/baseconfigure`, `POST /api/login` … */
   action: string;
   /** 0 = done; anything else = refused or failed. */
   ret: number;
   msg?: string;
+}
+
+export interface AuditFilter {
+  q?: string;
+  result?: 'ok' | 'failed';
 }
 
 const FILE = 'audit.log';
@@ -59,9 +66,19 @@ export class AuditLog {
     if (this.pending.length === 1) this.chain = this.chain.then(() => this.append()).catch(() => undefined);
   }
 
-  /** Newest first. */
-  page(page: number, pageSize: number): { total: number; list: AuditEntry[] } {
-    const newest = [...this.entries].reverse();
+  /**
+   * Newest first. `q`: text the address, actor, action or message contains (any case);
+   * `result`: `ok` (ret 0) or `failed` (anything else).
+   */
+  page(page: number, pageSize: number, filter: AuditFilter = {}): { total: number; list: AuditEntry[] } {
+    const q = filter.q?.trim().toLowerCase();
+    const newest = this.entries.filter((e) => {
+      if (filter.result === 'ok' && e.ret !== 0) return false;
+      if (filter.result === 'failed' && e.ret === 0) return false;
+      if (!q) return true;
+      return [e.clientIp, e.actor ?? '', e.action, e.msg ?? ''].some((x) => x.toLowerCase().includes(q));
+    });
+    newest.reverse();
     return { total: newest.length, list: newest.slice((page - 1) * pageSize, page * pageSize) };
   }
 

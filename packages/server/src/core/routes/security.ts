@@ -10,6 +10,9 @@ import { checkCurrentPassword } from './attempt.js';
 const auditQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  /** Text the address, actor, action or message contains. */
+  q: z.string().max(200).default(''),
+  result: z.enum(['', 'ok', 'failed']).default(''),
 });
 
 const idQuery = z.object({ id: z.string().min(1, 'id cannot be empty').max(64) });
@@ -130,11 +133,11 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     method: 'GET',
     path: '/api/audit',
     access: 'token',
-    summary: 'Audit log: every state-changing call and login attempt, newest first',
+    summary: 'Audit log: every state-changing call and login attempt (who, from where, the outcome), newest first',
     query: auditQuery,
     handler: (req) => {
-      const { page, pageSize } = parseWith(auditQuery, req.query);
-      return { ret: 0, page, pageSize, ...core.audit.page(page, pageSize) };
+      const { page, pageSize, q, result } = parseWith(auditQuery, req.query);
+      return { ret: 0, page, pageSize, ...core.audit.page(page, pageSize, { q, result: result || undefined }) };
     },
   });
 

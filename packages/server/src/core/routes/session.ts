@@ -21,6 +21,8 @@ export function registerSessionRoutes(r: RouteRegistry, core: Core): void {
       try {
         const config = core.store.get();
         const accountOk = input.Account === config.base.adminAccount;
+        // The audit log names the admin account only: any other text typed there is not stored.
+        if (accountOk) ctx.actor = config.base.adminAccount;
         // Always hash, so a wrong account takes as long as a wrong password.
         const passwordOk = await attempt.checkPassword(input.Password);
         if (!accountOk || !passwordOk) throw attempt.failed('wrong account or password', loginFailed(attempt));
