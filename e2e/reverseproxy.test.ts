@@ -243,4 +243,55 @@ describe('web service screen', () => {
       )
       .toBe('ECONNREFUSED');
   });
+
+  it('network type and custom config from the dialog: an IPv4-only listener that adds an answer header', async () => {
+    const page = await open();
+    await page.goto(`${program.base}/#/web`);
+    await page.getByTestId('reverseproxy-screen').waitFor();
+    await page.getByTestId('rp-add-rule').click();
+    const form = page.getByTestId('rp-rule-form');
+    await form.waitFor();
+    const port = await freePort();
+    await page.getByTestId('rp-rule-name').fill('ipv4 only');
+    await page.getByTestId('rp-network').getByText(zh.reverseproxy.network_tcp4, { exact: true }).click();
+    await page.getByTestId('rp-port').fill(String(port));
+    await form.getByText(zh.reverseproxy.type_text, { exact: true }).click();
+    await page.getByTestId('rp-text').fill('hello over IPv4');
+    await form.locator('.ant-collapse-title').getByText(zh.reverseproxy.panelCustom, { exact: true }).click();
+    const custom = page.getByTestId('rp-custom-config');
+    // A directive the console does not know is named with its line as it is typed.
+    await custom.fill('add_header X-Custom "from config";\nproxy_pass http://elsewhere;');
+    const refused = zh.reverseproxy.err_customConfigUnknown.replace('{{line}}', '2').replace('{{token}}', 'proxy_pass');
+    await itemOf(page, 'rp-custom-config').getByText(refused).waitFor();
+    await settle(page);
+    await shot(page, 'reverseproxy-custom-config-1300-zh', { fullPage: false });
+    await custom.fill('add_header X-Custom "from config";\nproxy_hide_header X-Powered-By');
+    await itemOf(page, 'rp-custom-config').getByText(refused).waitFor({ state: 'detached' });
+    await page.getByTestId('rp-rule-save').click();
+    await form.waitFor({ state: 'detached' });
+
+    const rule = await ruleByName('ipv4 only');
+    await expect
+      .poll(() => page.getByTestId(`rp-rule-state-${rule.key}`).getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('running');
+    await page.getByTestId(`rp-rule-network-${rule.key}`).getByText(zh.reverseproxy.network_tcp4).waitFor();
+    // The listener takes IPv4 clients only, and the answer carries the custom header.
+    const answer = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: '127.0.0.1', port, path: '/' }, resolve).on('error', reject),
+    );
+    answer.resume();
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['x-custom']).toBe('from config');
+    const v6 = await new Promise<string>((resolve) =>
+      http
+        .get({ host: '::1', port, path: '/' }, (r) => {
+          r.resume();
+          resolve(`status ${r.statusCode}`);
+        })
+        .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message)),
+    );
+    expect(v6).toBe('ECONNREFUSED');
+    await settle(page);
+    await shot(page, 'reverseproxy-ipv4-rule-1300-zh');
+  });
 });

@@ -121,10 +121,11 @@ export function TwoFATab() {
             ]}
           />
           <Space align="start" wrap size="large">
-            <QRCode value={flow.uri} size={180} bordered data-testid="twofa-qr" />
+            {/* Dark modules on white in both themes: not every authenticator app reads an inverted code. */}
+            <QRCode value={flow.uri} size={180} bordered color="#000000" bgColor="#ffffff" data-testid="twofa-qr" />
             <div>
               <Typography.Text type="secondary">{t('safe.secretText')}</Typography.Text>
-              <Typography.Paragraph copyable={{ text: flow.secret }} className="mono" strong>
+              <Typography.Paragraph copyable={{ text: flow.secret }} className="mono" strong data-testid="twofa-secret">
                 {flow.secret}
               </Typography.Paragraph>
               <Form
