@@ -187,7 +187,10 @@ describe('audit log', () => {
     await s.call('POST', '/api/login', { body: { Account: 'my-p4ss', Password: 'x' } });
     await s.call('POST', '/api/login', { body: { Account: '666', Password: 'wrong' } });
     const token = await s.login();
-    const made = await s.call('POST', '/api/apitokens', { token, body: { name: 'backup job', currentPassword: '666' } });
+    const made = await s.call('POST', '/api/apitokens', {
+      token,
+      body: { name: 'backup job', currentPassword: '666' },
+    });
     await s.call('PUT', '/api/baseconfigure', { token: made.body.token, body: { logMaxSize: 3000 } });
     const page = async (query = '') =>
       (await s.call('GET', `/api/audit?pageSize=50${query}`, { token })).body as {
