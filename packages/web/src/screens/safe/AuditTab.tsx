@@ -113,7 +113,7 @@ export function AuditTab() {
         rowKey={(e) => `${e.time}|${e.action}|${e.clientIp}`}
         loading={audit.isFetching}
         dataSource={audit.data?.list}
-        scroll={{ x: 760 }}
+        scroll={{ x: 1000 }}
         data-testid="audit-table"
         pagination={{
           current: page,
