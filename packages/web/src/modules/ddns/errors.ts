@@ -2,7 +2,7 @@
 // (`DDNS_MESSAGES`) with its numbers and the field; the form's own check runs the same shared
 // schema and produces the same codes, so both read the same `ddns.err_<code>` texts.
 import { DDNS_MESSAGES, DDNS_RUNTIME_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
-import { callErrorText, codedIssueOf, type Translate } from '../../api/callErrors';
+import { callErrorText, type Translate } from '../../api/callErrors';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
 
@@ -39,11 +39,6 @@ export function issueText(t: Translate, { code, params = {} }: Issue, field = ''
   if (PROVIDER_CODES.has(code) && typeof params.provider === 'string')
     vars.provider = t(`ddns.provider_${params.provider}`);
   return t(`ddns.err_${code}`, vars);
-}
-
-/** The field and code of a refused call, when the server named them. */
-export function issueOfError(err: unknown): FieldIssue | undefined {
-  return codedIssueOf(err, isIssueCode);
 }
 
 /** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */

@@ -3,7 +3,7 @@
 // the form checks produce the same codes, so both read the same
 // `portforward.err_<code>` texts.
 import { PORTFORWARD_MESSAGES, type PortforwardErrorCode } from '@lucky/shared';
-import { callErrorText, codedIssueOf, type Translate } from '../../api/callErrors';
+import { callErrorText, type Translate } from '../../api/callErrors';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
 
@@ -37,11 +37,6 @@ export function issueText(t: Translate, { code, params = {} }: Issue): string {
   // Codes that can name the bad entry have a second text for when they do not.
   const key = TOKEN_CODES.has(code) && !params.token ? `${code}Plain` : code;
   return t(`portforward.err_${key}`, vars);
-}
-
-/** The field and code of a refused call, when the server named them. */
-export function issueOfError(err: unknown): FieldIssue | undefined {
-  return codedIssueOf(err, isIssueCode);
 }
 
 /** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */
