@@ -60,7 +60,7 @@ describe('dark theme', () => {
     await page.reload();
     await page.getByTestId('login-screen').waitFor();
     expect(await themeOf(page)).toBe('dark');
-    expect(await page.getByTestId('theme-switch').getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByTestId('theme-switch').getAttribute('aria-pressed')).toBe('true');
 
     // Dark on the screens behind the login too.
     await signIn(page);
@@ -82,7 +82,7 @@ describe('dark theme', () => {
   it('follows the system’s dark scheme when nothing was chosen', async () => {
     const page = await open('dark');
     expect(await themeOf(page)).toBe('dark');
-    expect(await page.getByTestId('theme-switch').getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByTestId('theme-switch').getAttribute('aria-pressed')).toBe('true');
     expect(await stored(page)).toBeUndefined();
   });
 });

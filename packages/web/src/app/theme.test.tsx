@@ -29,7 +29,7 @@ describe('theme', () => {
   it('follows the system when nothing is chosen', async () => {
     systemPrefersDark(true);
     renderWithProviders(<ThemeSwitch />);
-    await waitFor(() => expect(switchEl().getAttribute('aria-checked')).toBe('true'));
+    await waitFor(() => expect(switchEl().getAttribute('aria-pressed')).toBe('true'));
     expect(document.documentElement.dataset.theme).toBe('dark');
     expect(getItem('theme')).toBeUndefined();
   });
@@ -38,7 +38,7 @@ describe('theme', () => {
     systemPrefersDark(true);
     setItem('theme', 'light');
     renderWithProviders(<ThemeSwitch />);
-    await waitFor(() => expect(switchEl().getAttribute('aria-checked')).toBe('false'));
+    await waitFor(() => expect(switchEl().getAttribute('aria-pressed')).toBe('false'));
     expect(document.documentElement.dataset.theme).toBe('light');
     await userEvent.click(switchEl());
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
