@@ -54,3 +54,31 @@ export function describeGenericIssue(code: string, params: Record<string, unknow
   if (code === 'invalidValue' && Array.isArray(params.values)) return `${base}: ${params.values.join(', ')}`;
   return base;
 }
+
+/**
+ * A module's issue vocabulary: its own codes (English text, `{name}` placeholders allowed) plus
+ * the generic ones. `fromZod` turns a zod issue into the API's field issue; `describe` gives the
+ * English text of a code with its params.
+ */
+export interface IssueKit<C extends string = string> {
+  readonly messages: Readonly<Record<string, string>>;
+  describe(code: C | GenericIssueCode, params?: Record<string, unknown>): string;
+  fromZod(issue: z.core.$ZodIssue): FieldIssue<C | GenericIssueCode>;
+}
+
+export function issueKit<C extends string>(messages: Record<C, string>): IssueKit<C> {
+  const describe = (code: C | GenericIssueCode, params: Record<string, unknown> = {}): string => {
+    const base: string = (messages as Record<string, string>)[code] ?? GENERIC_ISSUE_MESSAGES[code as GenericIssueCode];
+    return describeGenericIssue(code, params, base ?? code).replace(/\{(\w+)\}/g, (m, n: string) =>
+      n in params ? String(params[n]) : m,
+    );
+  };
+  return {
+    messages,
+    describe,
+    fromZod(issue: z.core.$ZodIssue): FieldIssue<C | GenericIssueCode> {
+      const c = classifyIssue(issue, messages);
+      return { ...c, msg: describe(c.code, c.params) };
+    },
+  };
+}

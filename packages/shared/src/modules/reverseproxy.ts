@@ -298,6 +298,8 @@ export const reverseproxyRuleSchema = z.object({
 });
 
 export const reverseproxyConfigSchema = z.object({
+  /** Module switch: off stops every rule (their settings stay). */
+  enabled: z.boolean().default(true),
   rules: z.array(reverseproxyRuleSchema).default([]),
 });
 

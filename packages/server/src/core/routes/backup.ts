@@ -6,7 +6,8 @@ import type { AppConfig } from '../config/schema.js';
 import { ConfigValidationError, parseConfigDocument } from '../config/store.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure, badRequest } from '../http/reply.js';
 
 const PENDING_RESTORE_MS = 10 * 60_000;
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -81,7 +82,7 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Apply the uploaded config and restart',
     query: keyQuery,
     handler: async (req, reply, ctx) => {
-      const { key } = parseWith(keyQuery, req.query);
+      const { key } = parseInput(keyQuery, req.query);
       if (!pending || pending.key !== key || pending.expires < Date.now()) {
         throw badRequest('unknown or expired restore key; upload the file again', 'key', 'restoreKeyInvalid');
       }

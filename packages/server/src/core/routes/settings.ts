@@ -3,7 +3,8 @@ import { type BaseConfigureView, baseConfigurePutSchema, baseSettingsSchema } fr
 import { hashPassword } from '../auth/password.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure, badRequest } from '../http/reply.js';
 import { checkCurrentPassword } from './attempt.js';
 
 export function baseView(core: Core): BaseConfigureView {
@@ -28,10 +29,10 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Change base settings, account or password',
     body: baseConfigurePutSchema,
     handler: async (req, _reply, ctx) => {
-      const input = parseWith(baseConfigurePutSchema, req.body);
+      const input = parseInput(baseConfigurePutSchema, req.body);
       const current = core.store.get();
       const { newPassword, currentPassword, ...settings } = input;
-      const merged = parseWith(baseSettingsSchema, { ...current.base, ...settings });
+      const merged = parseInput(baseSettingsSchema, { ...current.base, ...settings });
       const accountChanged = merged.adminAccount !== current.base.adminAccount;
       if (newPassword !== undefined || accountChanged) {
         if (!currentPassword)

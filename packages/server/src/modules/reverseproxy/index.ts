@@ -1,4 +1,4 @@
-import { type ReverseproxyConfig, reverseproxyConfigSchema } from '@lucky/shared';
+import { issueKit, REVERSEPROXY_MESSAGES, type ReverseproxyConfig, reverseproxyConfigSchema } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
 import { registerReverseproxyRoutes } from './routes.js';
 import { ReverseproxyRuntime } from './runtime.js';
@@ -7,6 +7,7 @@ import { ReverseproxyRuntime } from './runtime.js';
 export const reverseproxyModule: ModuleDefinition<ReverseproxyConfig> = {
   key: 'reverseproxy',
   configSchema: reverseproxyConfigSchema,
+  issues: issueKit(REVERSEPROXY_MESSAGES),
   createRuntime: (ctx) => new ReverseproxyRuntime(ctx),
   routes: registerReverseproxyRoutes,
 };

@@ -15,7 +15,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RouteRegistry } from '../../core/http/registry.js';
-import { conflict, notFound, parseWith } from '../../core/http/reply.js';
+import { badRequest, conflict, notFound } from '../../core/http/reply.js';
+import type { ZodType } from 'zod';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { ReverseproxyRuntime } from './runtime.js';
 
@@ -143,7 +144,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
         const input = parseWith(reverseproxyRuleInputSchema, req.body, M);
         const prev = api.config();
         const key = newKey();
-        const saved = await save({ rules: [...prev.rules, withKeys(input, key)] }, key);
+        const saved = await save({ ...prev, rules: [...prev.rules, withKeys(input, key)] }, key);
         return { ret: 0, key, rule: view(findRule(saved, key)) };
       }),
   });
@@ -177,7 +178,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
             ),
           ),
         };
-        const saved = await save({ rules: prev.rules.map((x) => (x.key === old.key ? rule : x)) }, old.key);
+        const saved = await save({ ...prev, rules: prev.rules.map((x) => (x.key === old.key ? rule : x)) }, old.key);
         return { ret: 0, rule: view(findRule(saved, old.key)) };
       }),
   });
@@ -191,7 +192,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
       serial(async () => {
         const prev = api.config();
         const old = findRule(prev, params(req).key);
-        await save({ rules: prev.rules.filter((x) => x.key !== old.key) });
+        await save({ ...prev, rules: prev.rules.filter((x) => x.key !== old.key) });
         return { ret: 0 };
       }),
   });
@@ -207,7 +208,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
         const { enable } = parseWith(enableBody, req.body);
         const prev = api.config();
         const old = findRule(prev, params(req).key);
-        const saved = await save({ rules: prev.rules.map((x) => (x.key === old.key ? { ...x, enable } : x)) }, old.key);
+        const saved = await save({ ...prev, rules: prev.rules.map((x) => (x.key === old.key ? { ...x, enable } : x)) }, old.key);
         return { ret: 0, rule: view(findRule(saved, old.key)) };
       }),
   });
@@ -221,7 +222,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
       const rule = findRule(prev, params(req).key);
       const subRules = edit(rule, params(req).sub);
       const saved = await save(
-        { rules: prev.rules.map((x) => (x.key === rule.key ? { ...x, subRules } : x)) },
+        { ...prev, rules: prev.rules.map((x) => (x.key === rule.key ? { ...x, subRules } : x)) },
         rule.key,
       );
       return { ret: 0, rule: view(findRule(saved, rule.key)) };
@@ -302,7 +303,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
             return { ...sub, domains: [...new Set(sub.domains.map((d) => (d === oldDomain ? newDomain : d)))] };
           }),
         }));
-        if (changed > 0) await save({ rules });
+        if (changed > 0) await save({ ...prev, rules });
         return { ret: 0, changed };
       }),
   });
@@ -322,4 +323,14 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
       return { ret: 0, page: q.page, pageSize: q.pageSize, ...page };
     },
   });
+}
+
+/** Validate with a shared schema; the first issue becomes `{ret:1, msg, field[, code]}` (this module's messages are English text, mapped back to their code). */
+function parseWith<T>(schema: ZodType<T>, input: unknown, codes?: Readonly<Record<string, string>>): T {
+  const r = schema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.join('.');
+  const code = codes ? Object.keys(codes).find((k) => codes[k] === issue.message) : undefined;
+  throw badRequest(field ? `${field}: ${issue.message}` : issue.message, field || undefined, code);
 }
