@@ -1,4 +1,4 @@
-import { issueKit } from '@lucky/shared';
+import { BUILT_MODULES, issueKit } from '@lucky/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModuleDefinition } from '../src/core/modules/types.js';
@@ -52,7 +52,7 @@ function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<Fak
 
 describe('module supervisor', () => {
   it('THE list holds the modules whose issues landed (no placeholder modules)', () => {
-    expect(moduleList.map((m) => m.key)).toEqual(['ddns', 'portforward', 'reverseproxy']);
+    expect(moduleList.map((m) => m.key)).toEqual([...BUILT_MODULES]);
   });
 
   it('starts in order, stops in reverse, lists modules, and keeps the previous state when a change fails', async () => {
