@@ -13,6 +13,7 @@ export const MODULE_KEYS = [
   'filebrowser',
   'storagemanagement',
   'wanji_admin',
+  // new-module: spec keys above this line
 ] as const;
 export type ModuleKey = (typeof MODULE_KEYS)[number];
 
@@ -60,6 +61,7 @@ export const MODULE_ROUTES: Record<ModuleKey, string> = {
   filebrowser: '/filebrowser',
   storagemanagement: '/storagemanagement',
   wanji_admin: 'wanjiadmin',
+  // new-module: routes above this line
 };
 
 /** The network-storage menu group is shown only when one of these is present. */
