@@ -12,7 +12,7 @@ import { moduleSwitchShape } from '../contract/switch.js';
 import { isHostName, isIp } from '../net.js';
 import { issueKit } from './fieldIssue.js';
 
-/** Issue codes (the zod messages of the schemas) with their English text; the UI translates \`${key}.issues.<code>\`. */
+/** Issue codes (the zod messages of the schemas) with their English text; the UI translates \`${key}.err_<code>\`. */
 export const ${K}_MESSAGES = {
   nameRequired: 'a name is required',
   nameTaken: 'another item has this name',
@@ -264,7 +264,7 @@ export default function ${Name}Screen() {
   /** A refusal on its field (in the user's language), anything else as a message. */
   const showFailure = (err: unknown) => {
     const reply = err instanceof ApiError ? (err.reply as { field?: string; code?: string; params?: Record<string, unknown>; msg?: string }) : undefined;
-    const text = reply ? codedText('${key}', 'issues', reply) : String((err as Error).message);
+    const text = reply ? codedText('${key}', 'err', reply) : String((err as Error).message);
     if (reply?.field && form.getFieldInstance(reply.field.split('.') as never)) form.setFields([{ name: reply.field.split('.') as never, errors: [text] }]);
     else if (!(err instanceof ApiError) || err.kind === 'ret' || err.kind === 'http') void message.error(text);
   };
@@ -358,7 +358,7 @@ export default function ${Name}Screen() {
         destroyOnHidden
       >
         <Form form={form} layout="vertical" initialValues={{ name: '', host: '', secret: '', enabled: true }}>
-          <Form.Item name="name" label={t('${key}.name')} rules={[{ required: true, message: t('${key}.issues.nameRequired') }]}>
+          <Form.Item name="name" label={t('${key}.name')} rules={[{ required: true, message: t('${key}.err_nameRequired') }]}>
             <Input data-testid="${key}-name" maxLength={64} />
           </Form.Item>
           <Form.Item name="host" label={t('${key}.host')}>
@@ -393,12 +393,10 @@ export default function ${Name}Screen() {
         secret: '密钥',
         secretHint: '已保存的密钥显示为 {{mask}}；不修改则保留原值',
         enabled: '启用',
-        issues: {
-          nameRequired: '请填写名称',
-          nameTaken: '已有同名条目',
-          hostInvalid: '不是有效的主机名或 IP 地址',
-          itemNotFound: '条目不存在',
-        },
+        err_nameRequired: '请填写名称',
+        err_nameTaken: '已有同名条目',
+        err_hostInvalid: '不是有效的主机名或 IP 地址',
+        err_itemNotFound: '条目不存在',
       },
     },
     en_US: {
@@ -416,12 +414,10 @@ export default function ${Name}Screen() {
         secret: 'Secret',
         secretHint: 'A saved secret shows as {{mask}}; leave it to keep it',
         enabled: 'Enabled',
-        issues: {
-          nameRequired: 'A name is required',
-          nameTaken: 'Another item has this name',
-          hostInvalid: 'Not a host name or IP address',
-          itemNotFound: 'No such item',
-        },
+        err_nameRequired: 'A name is required',
+        err_nameTaken: 'Another item has this name',
+        err_hostInvalid: 'Not a host name or IP address',
+        err_itemNotFound: 'No such item',
       },
     },
   };
