@@ -2,6 +2,7 @@ import type { ModuleKey } from '@lucky/shared';
 import { certResolverFor } from '../certs/resolver.js';
 import { certStoreFor } from '../certs/store.js';
 import type { ConfigStore } from '../config/store.js';
+import { createDnsService } from '../dns/index.js';
 import { webLimitsOf } from '../http/admission.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
@@ -43,6 +44,9 @@ export class ModuleSupervisor {
   }
 
   private hostFirewall: HostFirewall | undefined;
+
+  /** One DNS service for all modules (it serialises the TXT changes of a name across them). */
+  private readonly dns = createDnsService();
 
   /**
    * One host firewall for all modules. LUCKY_FIREWALL_NETNS runs its iptables calls in that
@@ -180,6 +184,7 @@ export class ModuleSupervisor {
       certs: certResolverFor(certStoreFor(this.store)),
       firewall: this.firewall(),
       webLimits: () => webLimitsOf(this.store.get().base),
+      dns: this.dns,
     };
     slot.state = 'starting';
     try {

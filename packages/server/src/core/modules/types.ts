@@ -1,6 +1,7 @@
 import type { ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
 import type { CertResolver } from '../certs/resolver.js';
+import type { DnsService } from '../dns/types.js';
 import type { RouteRegistry } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
 import type { ListenerLimits } from '../net/connGuard.js';
@@ -34,6 +35,8 @@ export interface ModuleContext {
   firewall?: HostFirewall;
   /** The web service's connection caps and time-outs from the base settings (read per connection). */
   webLimits?: () => ListenerLimits;
+  /** The core's DNS providers (A / AAAA for DDNS, TXT for ACME DNS-01); set by the supervisor. */
+  dns?: DnsService;
 }
 
 export interface ModuleRuntime<C> {

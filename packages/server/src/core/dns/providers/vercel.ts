@@ -12,7 +12,7 @@ interface VcRecord {
 
 export const vercel: DnsProviderImpl = {
   name: 'vercel',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://api.vercel.com');
     const headers = { authorization: `Bearer ${ctx.dns.secret}` };
     const team = ctx.dns.id ? `teamId=${encodeURIComponent(ctx.dns.id)}` : '';

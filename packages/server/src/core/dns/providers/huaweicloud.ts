@@ -48,7 +48,7 @@ async function hw<T>(
 
 export const huaweicloud: DnsProviderImpl = {
   name: 'huaweicloud',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://dns.myhuaweicloud.com');
     const zones = await hw<{ zones: { id: string; name: string }[] }>(ctx, base, 'GET', '/v2/zones', {
       name: `${t.root}.`,

@@ -12,7 +12,7 @@ interface DsRRset {
 
 export const desec: DnsProviderImpl = {
   name: 'desec',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://desec.io/api/v1');
     const headers = { authorization: `Token ${ctx.dns.secret}` };
     const domains = await callJson<{ name: string }[]>(ctx, { method: 'GET', url: `${base}/domains/`, headers });

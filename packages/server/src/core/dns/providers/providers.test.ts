@@ -1,11 +1,12 @@
 // Every cloud provider against a local HTTPS stub that checks its credentials or recomputes
-// its signature independently (test/ddns-provider-stubs.ts) and answers in the provider's
+// its signature independently (test/dns-provider-stubs.ts) and answers in the provider's
 // shapes: create, no-op on the same value (no write call), update, and the provider's refusal.
+// Each one goes through the core's service, as modules use it.
 import { type DdnsTask, ddnsTaskSchema } from '@lucky/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as S from '../../../../test/ddns-provider-stubs.js';
-import { HttpClients } from '../http/client.js';
-import { providerContext } from '../providerContext.js';
+import * as S from '../../../../test/dns-provider-stubs.js';
+import { HttpClients } from '../../outbound/client.js';
+import { createDnsService, type DnsProvider, providerContext } from '../service.js';
 import { PROVIDERS, ProviderError, type RecordTarget } from './index.js';
 
 interface Case {
@@ -148,12 +149,13 @@ const CASES: Case[] = [
   },
 ];
 
+const service = createDnsService();
 const clients: HttpClients[] = [];
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
 });
 
-function setup(c: Case, stub: S.Stub, dns: Partial<DdnsTask['dns']>) {
+function options(c: Case, stub: S.Stub, dns: Partial<DdnsTask['dns']>) {
   const task = ddnsTaskSchema.parse({
     key: 'k',
     domains: ['x.example.com'],
@@ -162,8 +164,15 @@ function setup(c: Case, stub: S.Stub, dns: Partial<DdnsTask['dns']>) {
   });
   const http = new HttpClients({ ca: stub.ca });
   clients.push(http);
-  return providerContext(task, { http, endpoints: { [c.provider]: stub.url + c.base } });
+  return { account: task.dns, options: { http, timeoutMs: 10_000, endpoint: stub.url + c.base } };
 }
+
+function setup(c: Case, stub: S.Stub, dns: Partial<DdnsTask['dns']>): DnsProvider {
+  const o = options(c, stub, dns);
+  return service.create(o.account, o.options);
+}
+
+const set = (p: DnsProvider, t: RecordTarget) => p.setAddress(t, t.type, t.value, t.ttl);
 
 for (const c of CASES) {
   describe(`provider ${c.provider}`, () => {
@@ -181,17 +190,16 @@ for (const c of CASES) {
     it('creates, leaves the same value alone (no write call), updates', async () => {
       const stub = await S.startStub(c.stub);
       try {
-        const ctx = setup(c, stub, c.dns);
-        const p = PROVIDERS[c.provider];
-        expect(await p.sync(target, ctx)).toBe(c.created ?? 'created');
+        const p = setup(c, stub, c.dns);
+        expect(await set(p, target)).toBe(c.created ?? 'created');
         expect(stub.store.map((r) => [r.name, r.type, r.value])).toEqual([[target.fqdn, 'A', '192.0.2.1']]);
         const before = stub.calls.length;
-        expect(await p.sync(target, ctx)).toBe('same');
+        expect(await set(p, target)).toBe('same');
         expect(stub.calls.slice(before).filter(c.isWrite)).toEqual([]);
-        expect(await p.sync({ ...target, value: '192.0.2.2' }, ctx)).toBe('updated');
+        expect(await set(p, { ...target, value: '192.0.2.2' })).toBe('updated');
         expect(stub.store.map((r) => r.value)).toEqual(['192.0.2.2']);
         // An AAAA record is its own record.
-        expect(await p.sync({ ...target, type: 'AAAA', value: '2001:db8::5' }, ctx)).toBe(c.created ?? 'created');
+        expect(await set(p, { ...target, type: 'AAAA', value: '2001:db8::5' })).toBe(c.created ?? 'created');
         expect(stub.store.find((r) => r.type === 'AAAA')?.value).toBe('2001:db8::5');
       } finally {
         await stub.close();
@@ -201,7 +209,7 @@ for (const c of CASES) {
     it('reports the provider’s refusal of wrong credentials', async () => {
       const stub = await S.startStub(c.stub);
       try {
-        const err = await PROVIDERS[c.provider].sync(target, setup(c, stub, c.bad)).catch((e) => e);
+        const err = await set(setup(c, stub, c.bad), target).catch((e) => e);
         expect(err).toBeInstanceOf(ProviderError);
         expect(err.message).toMatch(c.error);
         expect(stub.store).toEqual([]);
@@ -217,7 +225,7 @@ describe('provider details', () => {
     const stub = await S.startStub(S.dynv6Stub);
     try {
       const c = CASES.find((x) => x.provider === 'dynv6')!;
-      const ctx = setup(c, stub, c.dns);
+      const p = setup(c, stub, c.dns);
       const apex = {
         fqdn: 'home.dynv6.net',
         sub: 'home',
@@ -227,9 +235,9 @@ describe('provider details', () => {
         ttl: 0,
         params: {},
       };
-      expect(await PROVIDERS.dynv6.sync(apex, ctx)).toBe('updated');
+      expect(await set(p, apex)).toBe('updated');
       expect(S.dynv6Zone.ipv4address).toBe('192.0.2.9');
-      expect(await PROVIDERS.dynv6.sync(apex, ctx)).toBe('same');
+      expect(await set(p, apex)).toBe('same');
     } finally {
       await stub.close();
     }
@@ -239,7 +247,7 @@ describe('provider details', () => {
     const stub = await S.startStub(S.alidnsStub);
     try {
       const c = CASES.find((x) => x.provider === 'alidns')!;
-      const ctx = setup(c, stub, c.dns);
+      const p = setup(c, stub, c.dns);
       const apex = {
         fqdn: 'example.com',
         sub: '',
@@ -249,21 +257,20 @@ describe('provider details', () => {
         ttl: 600,
         params: {},
       };
-      expect(await PROVIDERS.alidns.sync(apex, ctx)).toBe('created');
+      expect(await set(p, apex)).toBe('created');
       expect(stub.calls.at(-1)?.query.get('RR')).toBe('@');
-      await expect(PROVIDERS.alidns.sync({ ...apex, params: { RecordId: 'nope' } }, ctx)).rejects.toThrow(
-        /record nope not found/,
-      );
+      await expect(set(p, { ...apex, params: { RecordId: 'nope' } })).rejects.toThrow(/record nope not found/);
     } finally {
       await stub.close();
     }
   });
 
-  it('godaddy refuses a TTL below its minimum, which the task TTL rule prevents', async () => {
+  it('godaddy refuses a TTL below its minimum, which the service raises to it', async () => {
     const stub = await S.startStub(S.godaddyStub);
     try {
       const c = CASES.find((x) => x.provider === 'godaddy')!;
-      const ctx = setup(c, stub, c.dns);
+      const o = options(c, stub, c.dns);
+      const ctx = providerContext(o.account, o.options);
       const t = {
         fqdn: 'nas.example.com',
         sub: 'nas',
@@ -273,7 +280,9 @@ describe('provider details', () => {
         ttl: 60,
         params: {},
       };
-      await expect(PROVIDERS.godaddy.sync(t, ctx)).rejects.toThrow(/422: INVALID_BODY/);
+      await expect(PROVIDERS.godaddy.setAddress(t, ctx)).rejects.toThrow(/422: INVALID_BODY/);
+      expect(await set(service.create(o.account, o.options), t)).toBe('created');
+      expect(stub.store[0].ttl).toBe(600);
     } finally {
       await stub.close();
     }

@@ -6,7 +6,7 @@ import type { DnsProviderImpl } from './types.js';
 
 export const godaddy: DnsProviderImpl = {
   name: 'godaddy',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://api.godaddy.com');
     const headers = { authorization: `sso-key ${ctx.dns.id}:${ctx.dns.secret}` };
     const path = `/v1/domains/${encodeURIComponent(t.root)}/records/${t.type}/${encodeURIComponent(t.sub || '@')}`;

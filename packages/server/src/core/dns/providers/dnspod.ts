@@ -59,7 +59,7 @@ async function tc<T>(
 
 export const dnspod: DnsProviderImpl = {
   name: 'dnspod',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://dnspod.tencentcloudapi.com');
     const sub = t.sub || '@';
     const line = t.params.RecordLine ?? t.params.line ?? '默认';

@@ -15,7 +15,7 @@ interface NsAnswer {
 
 export const namesilo: DnsProviderImpl = {
   name: 'namesilo',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://www.namesilo.com/api');
     const call = async (op: string, params: Record<string, string>) => {
       const q = new URLSearchParams({ version: '1', type: 'json', key: ctx.dns.secret, domain: t.root, ...params });

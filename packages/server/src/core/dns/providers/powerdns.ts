@@ -13,7 +13,7 @@ interface PdnsRRset {
 
 export const powerdns: DnsProviderImpl = {
   name: 'powerdns',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const api = `${trimSlash(ctx.dns.server).replace(/\/api\/v1$/, '')}/api/v1/servers/${encodeURIComponent(ctx.dns.id || 'localhost')}`;
     const headers = { 'x-api-key': ctx.dns.secret };
     const why = (b: Record<string, unknown>) => (typeof b.error === 'string' ? b.error : undefined);

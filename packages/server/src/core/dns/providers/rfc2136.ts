@@ -3,10 +3,10 @@
 // (delete the RRset + add the record, applied atomically by the server).
 import { randomInt } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { exchange, parseServer } from '../dnsUpdate/transport.js';
-import { signMessage, TSIG_ERRORS, verifyAnswer } from '../dnsUpdate/tsig.js';
-import { addressRdata, buildUpdate, parseMessage, RCODE_NAMES, replaceRRset, TYPE } from '../dnsUpdate/wire.js';
-import { canonicalIp } from '../ipSources/index.js';
+import { canonicalIp } from '../../net/lan.js';
+import { exchange, parseServer } from '../rfc2136/transport.js';
+import { signMessage, TSIG_ERRORS, verifyAnswer } from '../rfc2136/tsig.js';
+import { addressRdata, buildUpdate, parseMessage, RCODE_NAMES, replaceRRset, TYPE } from '../rfc2136/wire.js';
 import { type DnsProviderImpl, ProviderError } from './types.js';
 
 async function currentValues(server: string, port: number, fqdn: string, type: 'A' | 'AAAA', timeoutMs: number) {
@@ -26,7 +26,7 @@ async function currentValues(server: string, port: number, fqdn: string, type: '
 
 export const rfc2136: DnsProviderImpl = {
   name: 'rfc2136',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const server = parseServer(ctx.dns.server);
     const zone = (ctx.dns.zone || t.root).replace(/\.$/, '');
     const key = { name: ctx.dns.id, algorithm: ctx.dns.tsigAlgorithm, secret: Buffer.from(ctx.dns.secret, 'base64') };

@@ -19,7 +19,7 @@ interface Dv6Record {
 
 export const dynv6: DnsProviderImpl = {
   name: 'dynv6',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://dynv6.com/api/v2');
     const headers = { authorization: `Bearer ${ctx.dns.secret}` };
     const call = <T>(method: string, path: string, body?: unknown) =>

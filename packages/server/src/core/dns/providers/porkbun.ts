@@ -10,7 +10,7 @@ interface PbAnswer {
 
 export const porkbun: DnsProviderImpl = {
   name: 'porkbun',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://api.porkbun.com/api/json/v3');
     const keys = { apikey: ctx.dns.id, secretapikey: ctx.dns.secret };
     const call = async (path: string, body: object) => {

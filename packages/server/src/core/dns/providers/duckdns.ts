@@ -5,7 +5,7 @@ import { type DnsProviderImpl, ProviderError } from './types.js';
 
 export const duckdns: DnsProviderImpl = {
   name: 'duckdns',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://www.duckdns.org');
     const m = /(?:^|\.)([^.]+)\.duckdns\.org$/.exec(t.fqdn);
     const name = m ? m[1] : t.sub || t.fqdn;

@@ -16,7 +16,7 @@ interface CfRecord {
 
 export const cloudflare: DnsProviderImpl = {
   name: 'cloudflare',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://api.cloudflare.com/client/v4');
     const headers = { authorization: `Bearer ${ctx.dns.secret}` };
     const cf = async <T>(method: string, path: string, body?: unknown): Promise<T> => {

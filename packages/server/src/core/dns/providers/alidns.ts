@@ -15,7 +15,7 @@ interface AliRecord {
 
 export const alidns: DnsProviderImpl = {
   name: 'alidns',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://alidns.aliyuncs.com');
     const call = <T>(params: Record<string, string>) =>
       callJson<T>(

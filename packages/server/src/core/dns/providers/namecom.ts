@@ -12,7 +12,7 @@ interface NcRecord {
 
 export const namecom: DnsProviderImpl = {
   name: 'namecom',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://api.name.com/core/v1');
     const headers = { authorization: `Basic ${Buffer.from(`${ctx.dns.id}:${ctx.dns.secret}`).toString('base64')}` };
     const path = `/domains/${encodeURIComponent(t.root)}/records`;

@@ -39,7 +39,7 @@ function bd<T>(ctx: ProviderContext, base: string, path: string, body: object): 
 
 export const baiducloud: DnsProviderImpl = {
   name: 'baiducloud',
-  async sync(t, ctx) {
+  async setAddress(t, ctx) {
     const base = ctx.endpoint('https://bcd.baidubce.com');
     const sub = t.sub || '@';
     const list = await bd<{ result?: BdRecord[] }>(ctx, base, '/v1/domain/resolve/list', {
