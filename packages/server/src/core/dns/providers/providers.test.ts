@@ -1,12 +1,16 @@
 // Every cloud provider against a local HTTPS stub that checks its credentials or recomputes
 // its signature independently (test/dns-provider-stubs.ts) and answers in the provider's
 // shapes: create, no-op on the same value (no write call), update, and the provider's refusal.
-// Each one goes through the core's service, as modules use it.
+// Each one goes through the core's service, as modules use it. TXT: values added beside
+// someone else's value on the same name, a second add and a remove that find nothing to do
+// (no write call), removal of only our value, and concurrent adds to one name (the service
+// runs them one after another, so a read-then-replace API keeps both).
 import { type DdnsTask, ddnsTaskSchema } from '@lucky/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as S from '../../../../test/dns-provider-stubs.js';
 import { HttpClients } from '../../outbound/client.js';
 import { createDnsService, type DnsProvider, providerContext } from '../service.js';
+import type { DnsName } from '../types.js';
 import { PROVIDERS, ProviderError, type RecordTarget } from './index.js';
 
 interface Case {
@@ -18,6 +22,8 @@ interface Case {
   bad: Partial<DdnsTask['dns']>;
   error: RegExp;
   target?: Partial<RecordTarget>;
+  /** The ACME-style name for the TXT tests (default _acme-challenge.nas.example.com). */
+  txtName?: DnsName;
   /** Calls that change something (the no-op check counts them). */
   isWrite(r: S.StubRequest): boolean;
   created?: 'created' | 'updated';
@@ -96,6 +102,7 @@ const CASES: Case[] = [
     bad: { secret: 'wrong' },
     error: /401/,
     target: { fqdn: 'nas.home.dynv6.net', sub: 'nas.home', root: 'dynv6.net' },
+    txtName: { fqdn: '_acme-challenge.nas.home.dynv6.net', sub: '_acme-challenge.nas.home', root: 'dynv6.net' },
     isWrite: methodWrite,
   },
   {
@@ -106,6 +113,7 @@ const CASES: Case[] = [
     bad: { secret: 'wrong' },
     error: /401: Invalid token/,
     target: { fqdn: 'nas.me.dedyn.io', sub: 'nas.me', root: 'dedyn.io', ttl: 3600 },
+    txtName: { fqdn: '_acme-challenge.nas.me.dedyn.io', sub: '_acme-challenge.nas.me', root: 'dedyn.io' },
     isWrite: methodWrite,
   },
   {
@@ -219,6 +227,149 @@ for (const c of CASES) {
     });
   });
 }
+
+const txtOf = (stub: S.Stub, name: string) =>
+  stub.store
+    .filter((r) => r.name === name && r.type === 'TXT')
+    .map((r) => r.value)
+    .sort();
+
+for (const c of CASES.filter((x) => x.provider !== 'duckdns')) {
+  describe(`provider ${c.provider}: TXT`, () => {
+    const n: DnsName = c.txtName ?? {
+      fqdn: '_acme-challenge.nas.example.com',
+      sub: '_acme-challenge.nas',
+      root: 'example.com',
+    };
+    // Another name of the zone holding the same value must not be touched either.
+    const elsewhere = n.fqdn.replace(/^_acme-challenge\./, '');
+
+    it('adds beside other values, removes only its own, and writes nothing when there is nothing to do', async () => {
+      const stub = await S.startStub(c.stub);
+      try {
+        const p = setup(c, stub, c.dns);
+        expect(p.capabilities).toEqual({ txt: true, txtMany: true });
+        stub.store.push(
+          { id: S.newId(), name: n.fqdn, type: 'TXT', value: 'someone-else', ttl: 3600 },
+          { id: S.newId(), name: elsewhere, type: 'TXT', value: 'token-one', ttl: 3600 },
+        );
+        expect(await p.addTxt(n, 'token-one', 120)).toBe('created');
+        expect(txtOf(stub, n.fqdn)).toEqual(['someone-else', 'token-one']);
+        let before = stub.calls.length;
+        expect(await p.addTxt(n, 'token-one', 120)).toBe('same');
+        expect(stub.calls.slice(before).filter(c.isWrite)).toEqual([]);
+        expect(await p.addTxt(n, 'token-two', 120)).toBe('created');
+        expect(txtOf(stub, n.fqdn)).toEqual(['someone-else', 'token-one', 'token-two']);
+
+        expect(await p.removeTxt(n, 'token-one')).toBe('removed');
+        expect(txtOf(stub, n.fqdn)).toEqual(['someone-else', 'token-two']);
+        before = stub.calls.length;
+        expect(await p.removeTxt(n, 'token-one')).toBe('absent');
+        expect(stub.calls.slice(before).filter(c.isWrite)).toEqual([]);
+        expect(await p.removeTxt(n, 'token-two')).toBe('removed');
+        expect(txtOf(stub, n.fqdn)).toEqual(['someone-else']);
+        expect(txtOf(stub, elsewhere)).toEqual(['token-one']);
+      } finally {
+        await stub.close();
+      }
+    });
+
+    it('two adds to one name at once both land; the last value out leaves no empty record', async () => {
+      const stub = await S.startStub(c.stub);
+      try {
+        const p = setup(c, stub, c.dns);
+        expect(await Promise.all([p.addTxt(n, 'wildcard', 120), p.addTxt(n, 'apex', 120)])).toEqual([
+          'created',
+          'created',
+        ]);
+        expect(txtOf(stub, n.fqdn)).toEqual(['apex', 'wildcard']);
+        expect(await Promise.all([p.removeTxt(n, 'wildcard'), p.removeTxt(n, 'apex')])).toEqual(['removed', 'removed']);
+        expect(stub.store).toEqual([]);
+      } finally {
+        await stub.close();
+      }
+    });
+
+    it('reports the provider’s refusal of wrong credentials', async () => {
+      const stub = await S.startStub(c.stub);
+      try {
+        const err = await setup(c, stub, c.bad)
+          .addTxt(n, 'token-one', 120)
+          .catch((e) => e);
+        expect(err).toBeInstanceOf(ProviderError);
+        expect(err.message).toMatch(c.error);
+        expect(stub.store).toEqual([]);
+      } finally {
+        await stub.close();
+      }
+    });
+  });
+}
+
+describe('TXT through the service', () => {
+  it('DuckDNS keeps one TXT value per domain: an add replaces it, a remove clears it', async () => {
+    const stub = await S.startStub(S.duckdnsStub);
+    try {
+      const c = CASES.find((x) => x.provider === 'duckdns')!;
+      const p = setup(c, stub, c.dns);
+      expect(p.capabilities).toEqual({ txt: true, txtMany: false });
+      const n = { fqdn: '_acme-challenge.myhome.duckdns.org', sub: '_acme-challenge.myhome', root: 'duckdns.org' };
+      expect(await p.addTxt(n, 'token-one', 60)).toBe('created');
+      expect(stub.calls.at(-1)?.query.get('domains')).toBe('myhome');
+      expect(await p.addTxt(n, 'token-one', 60)).toBe('same');
+      expect(await p.addTxt(n, 'token-two', 60)).toBe('created');
+      expect(txtOf(stub, 'myhome.duckdns.org')).toEqual(['token-two']);
+      expect(await p.removeTxt(n, 'token-two')).toBe('removed');
+      expect(stub.calls.at(-1)?.query.get('clear')).toBe('true');
+      expect(stub.store).toEqual([]);
+      expect(await p.removeTxt(n, 'token-two')).toBe('absent');
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('lists every provider API with its capabilities; the DDNS callback is not one', () => {
+    const kinds = service.kinds();
+    expect(kinds.map((k) => k.kind).sort()).toEqual(Object.keys(PROVIDERS).sort());
+    expect(kinds.filter((k) => !k.capabilities.txt)).toEqual([]);
+    expect(kinds.filter((k) => !k.capabilities.txtMany).map((k) => k.kind)).toEqual(['duckdns']);
+    expect(service.capabilities('callback')).toBeUndefined();
+    expect(() =>
+      service.create(
+        { provider: 'callback', id: '', secret: '', server: '', zone: '', tsigAlgorithm: 'hmac-sha256' },
+        {
+          http: new HttpClients(),
+          timeoutMs: 1000,
+        },
+      ),
+    ).toThrow(/unknown DNS provider "callback"/);
+  });
+
+  it('refuses TXT values a provider could mangle, before any call', async () => {
+    const stub = await S.startStub(S.cloudflareStub);
+    try {
+      const c = CASES.find((x) => x.provider === 'cloudflare')!;
+      const p = setup(c, stub, c.dns);
+      const n = service.name('_acme-challenge.example.com');
+      for (const bad of ['', 'line\nbreak', 'ü', 'x'.repeat(2049)])
+        await expect(p.addTxt(n, bad, 60)).rejects.toThrow(/printable ASCII/);
+      expect(stub.calls).toEqual([]);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('splits a name at its registered domain, multi-level suffixes included', () => {
+    expect(service.name('_acme-challenge.www.Example.COM.')).toEqual({
+      fqdn: '_acme-challenge.www.example.com',
+      sub: '_acme-challenge.www',
+      root: 'example.com',
+    });
+    expect(service.name('_acme-challenge.shop.com.cn')).toMatchObject({ sub: '_acme-challenge', root: 'shop.com.cn' });
+    expect(service.name('_acme-challenge.a.home.arpa', ['home.arpa'])).toMatchObject({ root: 'a.home.arpa' });
+    expect(() => service.name('bad..name')).toThrow(ProviderError);
+  });
+});
 
 describe('provider details', () => {
   it('dynv6 sets the apex address on the zone itself', async () => {
