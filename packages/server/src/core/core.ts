@@ -10,6 +10,7 @@ import { loadJwtSecret, SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { certResolverFor } from './certs/resolver.js';
 import { certStoreFor } from './certs/store.js';
+import { createDnsService } from './dns/index.js';
 import { type AppConfig, CONFIG_SCHEMA_VERSION } from './config/schema.js';
 import { ConfigStore } from './config/store.js';
 import { webLimitsOf } from './http/admission.js';
@@ -111,6 +112,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     firewall: new HostFirewall(log.child('firewall'), netns ? ['ip', 'netns', 'exec', netns] : []),
     ports,
     webLimits: () => webLimitsOf(store.get().base),
+    dns: createDnsService(),
   };
   const core: Core = {
     version: opts.version ?? readVersion(),

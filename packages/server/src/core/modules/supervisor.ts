@@ -270,6 +270,7 @@ export class ModuleSupervisor {
       firewall: this.services.firewall,
       ports: this.services.ports,
       webLimits: this.services.webLimits,
+      dns: this.services.dns,
     };
   }
 

@@ -1,6 +1,7 @@
 import type { Coded, FieldIssue, IssueKit, ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
 import type { CertResolver } from '../certs/resolver.js';
+import type { DnsService } from '../dns/types.js';
 import type { Routes } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
 import type { ListenerLimits } from '../net/connGuard.js';
@@ -31,6 +32,8 @@ export interface ModuleServices {
   ports: Pick<PortRegistry, 'list'>;
   /** The base settings' connection caps and time-outs for a listener (read per connection). */
   webLimits: () => ListenerLimits;
+  /** The DNS providers (A / AAAA for DDNS, TXT for ACME DNS-01); one service, so TXT changes of a name are serialised across modules. */
+  dns: DnsService;
 }
 
 /** What the supervisor hands a module: all it may use; modules never import each other. */

@@ -1,5 +1,7 @@
 // Baidu Cloud domain resolution (BCD, bcd.baidubce.com) with bce-auth-v1 over host and
-// x-bce-date: resolve/list → resolve/edit or resolve/add.
+// x-bce-date: resolve/list → resolve/edit or resolve/add. TXT: one record per value,
+// resolve/add and resolve/delete.
+import { holdsTxt } from '../txt.js';
 import { callJson } from './common.js';
 import { bceSign } from './sign/bce.js';
 import type { DnsProviderImpl, ProviderContext } from './types.js';
@@ -37,17 +39,24 @@ function bd<T>(ctx: ProviderContext, base: string, path: string, body: object): 
   );
 }
 
+const BASE = 'https://bcd.baidubce.com';
+
+/** The records of one name and type ('' sub = '@'). */
+async function records(ctx: ProviderContext, base: string, root: string, sub: string, type: string) {
+  const list = await bd<{ result?: BdRecord[] }>(ctx, base, '/v1/domain/resolve/list', {
+    domain: root,
+    pageNum: 1,
+    pageSize: 1000,
+  });
+  return (list.result ?? []).filter((r) => r.domain === sub && r.rdtype === type);
+}
+
 export const baiducloud: DnsProviderImpl = {
   name: 'baiducloud',
-  async sync(t, ctx) {
-    const base = ctx.endpoint('https://bcd.baidubce.com');
+  async setAddress(t, ctx) {
+    const base = ctx.endpoint(BASE);
     const sub = t.sub || '@';
-    const list = await bd<{ result?: BdRecord[] }>(ctx, base, '/v1/domain/resolve/list', {
-      domain: t.root,
-      pageNum: 1,
-      pageSize: 1000,
-    });
-    const existing = (list.result ?? []).find((r) => r.domain === sub && r.rdtype === t.type);
+    const existing = (await records(ctx, base, t.root, sub, t.type))[0];
     if (existing) {
       if (existing.rdata === t.value) return 'same';
       await bd(ctx, base, '/v1/domain/resolve/edit', {
@@ -69,5 +78,28 @@ export const baiducloud: DnsProviderImpl = {
       zoneName: t.root,
     });
     return 'created';
+  },
+  txt: {
+    many: true,
+    async add(t, ctx) {
+      const base = ctx.endpoint(BASE);
+      const sub = t.sub || '@';
+      if ((await records(ctx, base, t.root, sub, 'TXT')).some((r) => holdsTxt(r.rdata, t.value))) return 'same';
+      await bd(ctx, base, '/v1/domain/resolve/add', {
+        domain: sub,
+        rdType: 'TXT',
+        ttl: t.ttl,
+        rdata: t.value,
+        zoneName: t.root,
+      });
+      return 'created';
+    },
+    async remove(t, ctx) {
+      const base = ctx.endpoint(BASE);
+      const mine = (await records(ctx, base, t.root, t.sub || '@', 'TXT')).filter((r) => holdsTxt(r.rdata, t.value));
+      for (const r of mine)
+        await bd(ctx, base, '/v1/domain/resolve/delete', { zoneName: r.zoneName || t.root, recordId: r.recordId });
+      return mine.length ? 'removed' : 'absent';
+    },
   },
 };

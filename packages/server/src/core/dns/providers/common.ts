@@ -1,6 +1,6 @@
 // Small helpers every provider uses: JSON calls that turn error answers into ProviderError
 // with the provider's own message, and the zone search for providers that list zones.
-import type { HttpResponse } from '../http/client.js';
+import type { HttpResponse } from '../../outbound/client.js';
 import { type ProviderContext, ProviderError } from './types.js';
 
 export interface JsonCall {

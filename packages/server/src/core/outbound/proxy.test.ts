@@ -5,7 +5,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stub, startStub } from '../../../../test/ddns-provider-stubs.js';
+import { type Stub, startStub } from '../../../test/dns-provider-stubs.js';
 import { HttpClients } from './client.js';
 
 let stub: Stub;

@@ -1,8 +1,7 @@
-// The provider registry: one small module per provider, each with its own request signing.
-import type { DdnsProvider } from '@lucky/shared';
+// The provider registry: one small module per provider API, each with its own request signing.
+import type { DnsProviderKind } from '../types.js';
 import { alidns } from './alidns.js';
 import { baiducloud } from './baiducloud.js';
-import { callback } from './callback.js';
 import { cloudflare } from './cloudflare.js';
 import { desec } from './desec.js';
 import { dnspod } from './dnspod.js';
@@ -18,7 +17,7 @@ import { rfc2136 } from './rfc2136.js';
 import type { DnsProviderImpl } from './types.js';
 import { vercel } from './vercel.js';
 
-export const PROVIDERS: Record<DdnsProvider, DnsProviderImpl> = {
+export const PROVIDERS: Record<DnsProviderKind, DnsProviderImpl> = {
   alidns,
   dnspod,
   cloudflare,
@@ -34,8 +33,7 @@ export const PROVIDERS: Record<DdnsProvider, DnsProviderImpl> = {
   vercel,
   powerdns,
   rfc2136,
-  callback,
 };
 
-export type { DnsProviderImpl, ProviderContext, RecordTarget, SyncOutcome } from './types.js';
+export type { DnsProviderImpl, ProviderContext, RecordTarget, TxtTarget } from './types.js';
 export { ProviderError } from './types.js';

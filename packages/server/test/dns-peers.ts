@@ -1,6 +1,6 @@
-// Real DNS servers for the DDNS system tests, started by the tests themselves: PowerDNS
-// Authoritative (sqlite backend + HTTP API) and BIND 9 (RFC 2136 + TSIG), each on loopback
-// high ports with its config and data in a temp dir; never the system services or /etc.
+// Real DNS servers for the DNS provider and DDNS system tests, started by the tests themselves:
+// PowerDNS Authoritative (sqlite backend + HTTP API) and BIND 9 (RFC 2136 + TSIG), each on
+// loopback high ports with its config and data in a temp dir; never the system services or /etc.
 // Debian packages: pdns-server pdns-backend-sqlite3 sqlite3 bind9 (scripts/ensure-system-deps.sh).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +54,19 @@ export async function query(port: number, name: string, type: 'A' | 'AAAA' = 'A'
   }
 }
 
+/** TXT values of a name, asked of a DNS server directly (the strings of one record joined), sorted. */
+export async function queryTxt(port: number, name: string): Promise<string[]> {
+  const r = new Resolver({ timeout: 1000, tries: 2 });
+  r.setServers([`127.0.0.1:${port}`]);
+  try {
+    return (await r.resolveTxt(name)).map((strings) => strings.join('')).sort();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA') return [];
+    throw err;
+  }
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((r) => child.once('exit', r));
@@ -78,14 +91,17 @@ ns1 IN A   127.0.0.1
 nas IN A   192.0.2.10
 `;
 
-/** BIND 9 authoritative for home.test on 127.0.0.1:<port>, updates allowed with TSIG key ddns-key. */
-export async function startBind(): Promise<BindPeer> {
+/**
+ * BIND 9 authoritative for home.test on 127.0.0.1:<port>, updates allowed with TSIG key
+ * ddns-key; `extraRecords` are zone-file lines added to the zone.
+ */
+export async function startBind(extraRecords: string[] = []): Promise<BindPeer> {
   const named = which('named');
   if (!named) throw new Error('named not installed (apt-get install bind9)');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lucky-bind-'));
   const port = await freeDualPort();
   const secret = randomBytes(32).toString('base64');
-  writeFileSync(path.join(dir, 'home.test.zone'), ZONE);
+  writeFileSync(path.join(dir, 'home.test.zone'), `${ZONE}${extraRecords.map((l) => `${l}\n`).join('')}`);
   writeFileSync(
     path.join(dir, 'named.conf'),
     `key "ddns-key" { algorithm hmac-sha256; secret "${secret}"; };

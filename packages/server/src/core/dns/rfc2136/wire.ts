@@ -4,7 +4,7 @@
 // neither the NONE class nor a TSIG record type, so this is written out here.
 import net from 'node:net';
 
-export const TYPE = { A: 1, SOA: 6, AAAA: 28, TSIG: 250 } as const;
+export const TYPE = { A: 1, SOA: 6, TXT: 16, AAAA: 28, TSIG: 250 } as const;
 export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
 export const OPCODE_UPDATE = 5;
 
@@ -91,6 +91,16 @@ export function replaceRRset(name: string, type: number, ttl: number, rdatas: Bu
     { name, type, cls: CLASS.ANY, ttl: 0, rdata: Buffer.alloc(0) },
     ...rdatas.map((rdata) => ({ name, type, cls: CLASS.IN, ttl, rdata })),
   ];
+}
+
+/** "Add to an RRset" (§2.5.1): a record the RRset already holds is ignored by the server. */
+export function addRR(name: string, type: number, ttl: number, rdata: Buffer): ResourceRecord {
+  return { name, type, cls: CLASS.IN, ttl, rdata };
+}
+
+/** "Delete an RR from an RRset" (§2.5.4): only the record with this rdata goes. */
+export function deleteRR(name: string, type: number, rdata: Buffer): ResourceRecord {
+  return { name, type, cls: CLASS.NONE, ttl: 0, rdata };
 }
 
 export function readName(buf: Buffer, offset: number): { name: string; next: number } {

@@ -1,7 +1,10 @@
 // Local HTTPS stand-ins for the cloud DNS APIs. Each one checks the credentials the way the
 // provider documents them — the request signatures are recomputed here, written separately
 // from the code under test, from the raw request as it arrived — keeps records in memory and
-// answers in the provider's shapes, including its error answers.
+// answers in the provider's shapes, including its error answers. The store holds one entry per
+// value (full name, TXT values without quotes); APIs that speak in RRsets (Huawei, deSEC,
+// GoDaddy) group them by name and type, and those that want TXT values quoted get and give
+// them quoted.
 import { createHash, createHmac } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -102,6 +105,18 @@ export async function startStub(handler: StubHandler): Promise<Stub> {
 let nextId = 100;
 export const newId = () => String(nextId++);
 const json = (r: StubRequest) => (r.body ? JSON.parse(r.body) : {});
+/** Zone-file TXT spelling (`"v"`), as Huawei Cloud and deSEC want it; undefined when not quoted. */
+const quoted = (v: string) => `"${v.replace(/["\\]/g, '\\$&')}"`;
+const unquoted = (v: string): string | undefined => {
+  const m = /^"((?:[^"\\]|\\.)*)"$/.exec(v);
+  return m ? m[1].replace(/\\(.)/g, '$1') : undefined;
+};
+/** Every value of one name and type. */
+const rrsetOf = (store: StubRecord[], name: string, type: string) =>
+  store.filter((x) => x.name === name && x.type === type);
+const drop = (store: StubRecord[], gone: StubRecord[]) => {
+  for (const x of gone) store.splice(store.indexOf(x), 1);
+};
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const hmacHex = (k: string | Buffer, m: string) => createHmac('sha256', k).update(m).digest('hex');
 /** RFC 3986 unreserved kept, everything else %XX upper case. */
@@ -134,6 +149,11 @@ export const cloudflareStub: StubHandler = (r, store) => {
     );
   const b = json(r);
   if (r.method === 'POST') {
+    if (rrsetOf(store, b.name, b.type).some((x) => x.value === b.content))
+      return {
+        status: 400,
+        body: { success: false, errors: [{ code: 81058, message: 'An identical record already exists.' }] },
+      };
     store.push({ id: newId(), name: b.name, type: b.type, value: b.content, ttl: b.ttl });
     return ok({});
   }
@@ -141,6 +161,10 @@ export const cloudflareStub: StubHandler = (r, store) => {
   if (r.method === 'PUT' && rec) {
     Object.assign(rec, { value: b.content, ttl: b.ttl });
     return ok({});
+  }
+  if (r.method === 'DELETE' && rec) {
+    drop(store, [rec]);
+    return ok({ id: rec.id });
   }
   return { status: 404, body: { success: false, errors: [{ code: 81044, message: 'Record does not exist.' }] } };
 };
@@ -186,6 +210,8 @@ export const alidnsStub: StubHandler = (r, store) => {
     }
     case 'AddDomainRecord': {
       const id = newId();
+      if (rrsetOf(store, fq(rr, q.get('DomainName')!), q.get('Type')!).some((x) => x.value === q.get('Value')))
+        return { status: 400, body: { Code: 'DomainRecordDuplicate', Message: 'The DNS record already exists.' } };
       store.push({
         id,
         name: fq(rr, q.get('DomainName')!),
@@ -201,6 +227,12 @@ export const alidnsStub: StubHandler = (r, store) => {
       if (rec.value === q.get('Value'))
         return { status: 400, body: { Code: 'DomainRecordDuplicate', Message: 'same' } };
       rec.value = q.get('Value')!;
+      return { body: { RecordId: rec.id } };
+    }
+    case 'DeleteDomainRecord': {
+      const rec = store.find((x) => x.id === q.get('RecordId'));
+      if (!rec) return { status: 400, body: { Code: 'DomainRecordNotBelongToUser', Message: 'no such record' } };
+      drop(store, [rec]);
       return { body: { RecordId: rec.id } };
     }
     default:
@@ -254,6 +286,8 @@ export const dnspodStub: StubHandler = (r, store) => {
       };
     }
     case 'CreateRecord': {
+      if (rrsetOf(store, fq(b.SubDomain), b.RecordType).some((x) => x.value === b.Value))
+        return err('InvalidParameter.DomainRecordExist', 'the record already exists');
       const id = newId();
       store.push({ id, name: fq(b.SubDomain), type: b.RecordType, value: b.Value, ttl: b.TTL });
       return { body: { Response: { RecordId: Number(id), RequestId: 'r' } } };
@@ -263,6 +297,12 @@ export const dnspodStub: StubHandler = (r, store) => {
       if (!rec) return err('ResourceNotFound', 'record');
       rec.value = b.Value;
       return { body: { Response: { RecordId: b.RecordId, RequestId: 'r' } } };
+    }
+    case 'DeleteRecord': {
+      const rec = store.find((x) => x.id === String(b.RecordId) && x.name.endsWith(b.Domain));
+      if (!rec) return err('ResourceNotFound.NoDataOfRecord', 'record');
+      drop(store, [rec]);
+      return { body: { Response: { RequestId: 'r' } } };
     }
     default:
       return err('InvalidAction', 'unknown');
@@ -294,6 +334,16 @@ function huaweiOk(r: StubRequest): boolean {
   const toSign = `SDK-HMAC-SHA256\n${r.headers['x-sdk-date']}\n${sha256(canonical)}`;
   return hmacHex(HW.secret, toSign) === m[3];
 }
+/** Record set ids per store and name/type (an id stays while the set lives). */
+const setIds = new WeakMap<StubRecord[], Map<string, string>>();
+function setId(store: StubRecord[], name: string, type: string): string {
+  const ids = setIds.get(store) ?? new Map<string, string>();
+  setIds.set(store, ids);
+  const key = `${name}|${type}`;
+  const id = ids.get(key) ?? `rs${newId()}`;
+  ids.set(key, id);
+  return id;
+}
 export const huaweiStub: StubHandler = (r, store) => {
   if (!huaweiOk(r))
     return {
@@ -304,22 +354,51 @@ export const huaweiStub: StubHandler = (r, store) => {
     return { body: { zones: r.query.get('name') === 'example.com.' ? [{ id: 'z1', name: 'example.com.' }] : [] } };
   const m = /^\/v2\/zones\/z1\/recordsets(?:\/(\w+))?$/.exec(r.path);
   if (!m) return { status: 404, body: { code: 'DNS.0101', message: 'not found' } };
+  // One record set per name and type; TXT values are quoted both ways.
+  const sets = new Map<string, StubRecord[]>();
+  for (const x of store) {
+    const id = setId(store, x.name, x.type);
+    sets.set(id, [...(sets.get(id) ?? []), x]);
+  }
+  const show = (x: StubRecord) => (x.type === 'TXT' ? quoted(x.value) : x.value);
   if (r.method === 'GET')
     return {
       body: {
-        recordsets: store
-          .filter((x) => `${x.name}.`.startsWith(r.query.get('name') ?? '') && x.type === r.query.get('type'))
-          .map((x) => ({ id: x.id, name: `${x.name}.`, type: x.type, records: [x.value], ttl: x.ttl })),
+        recordsets: [...sets.entries()]
+          // The name filter matches by substring, like the API's default fuzzy search.
+          .filter(
+            ([, xs]) => `${xs[0].name}.`.includes(r.query.get('name') ?? '') && xs[0].type === r.query.get('type'),
+          )
+          .map(([id, xs]) => ({ id, name: `${xs[0].name}.`, type: xs[0].type, records: xs.map(show), ttl: xs[0].ttl })),
       },
     };
   const b = json(r);
+  const values = (type: string, records: string[]): string[] | undefined => {
+    if (type !== 'TXT') return records;
+    const v = records.map(unquoted);
+    return v.every((x) => x !== undefined) ? (v as string[]) : undefined;
+  };
+  const invalid = { status: 400, body: { code: 'DNS.0303', message: 'Invalid record: a TXT value must be quoted.' } };
   if (r.method === 'POST') {
-    store.push({ id: newId(), name: b.name.replace(/\.$/, ''), type: b.type, value: b.records[0], ttl: b.ttl });
+    const name = b.name.replace(/\.$/, '');
+    if (rrsetOf(store, name, b.type).length)
+      return { status: 400, body: { code: 'DNS.0312', message: 'The record set already exists.' } };
+    const vs = values(b.type, b.records);
+    if (!vs) return invalid;
+    for (const v of vs) store.push({ id: newId(), name, type: b.type, value: v, ttl: b.ttl });
     return { status: 202, body: {} };
   }
-  const rec = store.find((x) => x.id === m[1]);
-  if (r.method === 'PUT' && rec) {
-    rec.value = b.records[0];
+  const set = m[1] ? sets.get(m[1]) : undefined;
+  if (r.method === 'PUT' && set) {
+    const vs = values(set[0].type, b.records);
+    if (!vs) return invalid;
+    const { name, type } = set[0];
+    drop(store, set);
+    for (const v of vs) store.push({ id: newId(), name, type, value: v, ttl: b.ttl ?? set[0].ttl });
+    return { status: 202, body: {} };
+  }
+  if (r.method === 'DELETE' && set) {
+    drop(store, set);
     return { status: 202, body: {} };
   }
   return { status: 404, body: { code: 'DNS.0304', message: 'record set not found' } };
@@ -364,9 +443,12 @@ export const baiduStub: StubHandler = (r, store) => {
       },
     };
   if (r.path === '/v1/domain/resolve/add') {
+    const name = b.domain === '@' ? b.zoneName : `${b.domain}.${b.zoneName}`;
+    if (rrsetOf(store, name, b.rdType).some((x) => x.value === b.rdata))
+      return { status: 400, body: { code: 'DuplicateRecord', message: 'the record already exists' } };
     store.push({
       id: newId(),
-      name: b.domain === '@' ? b.zoneName : `${b.domain}.${b.zoneName}`,
+      name,
       type: b.rdType,
       value: b.rdata,
       ttl: b.ttl,
@@ -377,6 +459,12 @@ export const baiduStub: StubHandler = (r, store) => {
     const rec = store.find((x) => x.id === String(b.recordId));
     if (!rec) return { status: 400, body: { code: 'InvalidParameter', message: 'record' } };
     rec.value = b.rdata;
+    return { body: {} };
+  }
+  if (r.path === '/v1/domain/resolve/delete') {
+    const rec = store.find((x) => x.id === String(b.recordId) && x.name.endsWith(b.zoneName ?? '\0'));
+    if (!rec) return { status: 400, body: { code: 'InvalidParameter', message: 'record' } };
+    drop(store, [rec]);
     return { body: {} };
   }
   return { status: 404, body: { code: 'NoSuchKey', message: 'path' } };
@@ -390,7 +478,7 @@ export const godaddyStub: StubHandler = (r, store) => {
       status: 401,
       body: { code: 'UNABLE_TO_AUTHENTICATE', message: 'Unauthorized : Could not authenticate API key/secret' },
     };
-  const m = /^\/v1\/domains\/([^/]+)\/records\/(A|AAAA)\/([^/]+)$/.exec(r.path);
+  const m = /^\/v1\/domains\/([^/]+)\/records\/(A|AAAA|TXT)\/([^/]+)$/.exec(r.path);
   if (!m) return { status: 404, body: { code: 'NOT_FOUND', message: 'path' } };
   const name = m[3] === '@' ? m[1] : `${decodeURIComponent(m[3])}.${m[1]}`;
   const mine = store.filter((x) => x.name === name && x.type === m[2]);
@@ -398,9 +486,14 @@ export const godaddyStub: StubHandler = (r, store) => {
   if (r.method === 'PUT') {
     const b = json(r) as { data: string; ttl: number }[];
     if (b.some((x) => x.ttl < 600)) return { status: 422, body: { code: 'INVALID_BODY', message: 'ttl below 600' } };
-    for (const x of mine) store.splice(store.indexOf(x), 1);
+    drop(store, mine);
     for (const x of b) store.push({ id: newId(), name, type: m[2], value: x.data, ttl: x.ttl });
     return { body: '' };
+  }
+  if (r.method === 'DELETE') {
+    if (!mine.length) return { status: 404, body: { code: 'NOT_FOUND', message: 'no records' } };
+    drop(store, mine);
+    return { status: 204, body: '' };
   }
   return { status: 405, body: {} };
 };
@@ -428,9 +521,17 @@ export const porkbunStub: StubHandler = (r, store) => {
     return { body: { status: 'SUCCESS' } };
   }
   if (op === 'create') {
+    if (rrsetOf(store, b.name ? `${b.name}.${root}` : root, b.type).some((x) => x.value === b.content))
+      return { status: 400, body: { status: 'ERROR', message: 'A record with that content already exists.' } };
     const id = newId();
     store.push({ id, name: b.name ? `${b.name}.${root}` : root, type: b.type, value: b.content, ttl: Number(b.ttl) });
     return { body: { status: 'SUCCESS', id } };
+  }
+  if (op === 'delete') {
+    const rec = store.find((x) => x.id === type && x.name.endsWith(root));
+    if (!rec) return { status: 400, body: { status: 'ERROR', message: 'Invalid record ID.' } };
+    drop(store, [rec]);
+    return { body: { status: 'SUCCESS' } };
   }
   return { status: 404, body: { status: 'ERROR', message: 'unknown' } };
 };
@@ -459,6 +560,10 @@ export const dynv6Stub: StubHandler = (r, store) => {
     rec.value = json(r).data;
     return { body: {} };
   }
+  if (rec && r.method === 'DELETE') {
+    drop(store, [rec]);
+    return { status: 204, body: '' };
+  }
   return { status: 404, body: { error: 'not found' } };
 };
 
@@ -467,23 +572,48 @@ export const DS_TOKEN = 'desec-token';
 export const desecStub: StubHandler = (r, store) => {
   if (r.headers.authorization !== `Token ${DS_TOKEN}`) return { status: 401, body: { detail: 'Invalid token.' } };
   if (r.path === '/api/v1/domains/') return { body: [{ name: 'dedyn.io' }, { name: 'me.dedyn.io' }] };
-  const m = /^\/api\/v1\/domains\/([^/]+)\/rrsets\/(?:([^/]+)\/(A|AAAA)\/)?$/.exec(r.path);
+  const m = /^\/api\/v1\/domains\/([^/]+)\/rrsets\/(?:([^/]+)\/(A|AAAA|TXT)\/)?$/.exec(r.path);
   if (!m) return { status: 404, body: { detail: 'Not found.' } };
   const fq = (sub: string) => (sub === '@' || sub === '' ? m[1] : `${sub}.${m[1]}`);
+  // RRsets; TXT values travel quoted.
+  const values = (type: string, records: string[]): string[] | undefined => {
+    if (type !== 'TXT') return records;
+    const v = records.map(unquoted);
+    return v.every((x) => x !== undefined) ? (v as string[]) : undefined;
+  };
+  const invalid = { status: 400, body: { records: ['Invalid TXT content: a value must be quoted.'] } };
   if (!m[2] && r.method === 'POST') {
     const b = json(r);
     if (b.ttl < 3600) return { status: 400, body: { ttl: ['Ensure this value is greater than or equal to 3600.'] } };
-    store.push({ id: newId(), name: fq(b.subname), type: b.type, value: b.records[0], ttl: b.ttl });
+    const name = fq(b.subname);
+    if (rrsetOf(store, name, b.type).length)
+      return { status: 400, body: { non_field_errors: ['Another RRset with the same subdomain and type exists.'] } };
+    const vs = values(b.type, b.records);
+    if (!vs) return invalid;
+    for (const v of vs) store.push({ id: newId(), name, type: b.type, value: v, ttl: b.ttl });
     return { status: 201, body: b };
   }
-  const rec = store.find((x) => x.name === fq(decodeURIComponent(m[2])) && x.type === m[3]);
+  const set = rrsetOf(store, fq(decodeURIComponent(m[2])), m[3]);
   if (r.method === 'GET')
-    return rec
-      ? { body: { subname: m[2], type: m[3], records: [rec.value], ttl: rec.ttl } }
+    return set.length
+      ? {
+          body: {
+            subname: m[2],
+            type: m[3],
+            records: set.map((x) => (x.type === 'TXT' ? quoted(x.value) : x.value)),
+            ttl: set[0].ttl,
+          },
+        }
       : { status: 404, body: { detail: 'Not found.' } };
-  if (r.method === 'PATCH' && rec) {
-    rec.value = json(r).records[0];
-    return { body: {} };
+  if (r.method === 'PATCH' && set.length) {
+    const b = json(r);
+    const vs = values(m[3], b.records);
+    if (!vs) return invalid;
+    const { name, type, ttl } = set[0];
+    drop(store, set);
+    for (const v of vs) store.push({ id: newId(), name, type, value: v, ttl: b.ttl ?? ttl });
+    // An empty record list deletes the RRset.
+    return vs.length ? { body: {} } : { status: 204, body: '' };
   }
   return { status: 404, body: { detail: 'Not found.' } };
 };
@@ -493,6 +623,20 @@ export const DUCK_TOKEN = 'duck-token';
 export const duckdnsStub: StubHandler = (r, store) => {
   const q = r.query;
   if (r.path !== '/update' || q.get('token') !== DUCK_TOKEN || q.get('domains') !== 'myhome') return { body: 'KO' };
+  // One TXT value per domain: `txt=` sets it, `clear=true` empties it.
+  if (q.has('txt')) {
+    const txt = store.find((x) => x.type === 'TXT');
+    if (q.get('clear') === 'true') {
+      if (!txt) return { body: 'OK\n\n\nNOCHANGE' };
+      drop(store, [txt]);
+      return { body: 'OK\n\n\nUPDATED' };
+    }
+    const value = q.get('txt')!;
+    if (txt?.value === value) return { body: `OK\n${value}\n\nNOCHANGE` };
+    if (txt) txt.value = value;
+    else store.push({ id: newId(), name: 'myhome.duckdns.org', type: 'TXT', value, ttl: 60 });
+    return { body: `OK\n${value}\n\nUPDATED` };
+  }
   const type = q.has('ipv6') ? 'AAAA' : 'A';
   const value = q.get(type === 'A' ? 'ip' : 'ipv6')!;
   const rec = store.find((x) => x.type === type);
@@ -533,6 +677,10 @@ export const namecomStub: StubHandler = (r, store) => {
   if (r.method === 'PUT' && rec) {
     rec.value = b.answer;
     return { body: b };
+  }
+  if (r.method === 'DELETE' && rec) {
+    drop(store, [rec]);
+    return { body: {} };
   }
   return { status: 404, body: { message: 'Not Found' } };
 };
@@ -577,6 +725,12 @@ export const namesiloStub: StubHandler = (r, store) => {
       rec.value = q.get('rrvalue')!;
       return reply(300, 'success', { record_id: rec.id });
     }
+    case '/api/dnsDeleteRecord': {
+      const rec = store.find((x) => x.id === q.get('rrid'));
+      if (!rec) return reply(280, 'DNS modification error');
+      drop(store, [rec]);
+      return reply(300, 'success');
+    }
     default:
       return reply(101, 'Invalid operation');
   }
@@ -616,6 +770,12 @@ export const vercelStub: StubHandler = (r, store) => {
   if (rec && r.method === 'PATCH') {
     rec.value = json(r).value;
     return { body: { id: rec.id } };
+  }
+  m = /^\/v2\/domains\/([^/]+)\/records\/([^/]+)$/.exec(r.path);
+  const gone = m && store.find((x) => x.id === m![2] && x.name.endsWith(m![1]));
+  if (gone && r.method === 'DELETE') {
+    drop(store, [gone]);
+    return { body: {} };
   }
   return { status: 404, body: { error: { code: 'not_found', message: 'Not found' } } };
 };
