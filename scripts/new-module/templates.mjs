@@ -82,6 +82,10 @@ export const ${key}Module: ModuleDefinition<${Name}Config> = {
   configSchema: ${key}ConfigSchema,
   issues: ${key}Issues,
   secrets: ${K}_SECRETS,
+  sample: () => ({
+    enabled: true,
+    items: [{ key: 'Sample1', name: 'sample', enabled: true, host: 'nas.lan', secret: 'sample-secret' }],
+  }),
   // A module with listeners names their ports here (the port registry refuses clashes):
   // ports: (config) => config.items.map((i) => ({ proto: 'tcp', port: i.port, owner: { module: '${key}', item: i.name } })),
   createRuntime: (ctx) => new ${Name}Runtime(ctx),

@@ -76,6 +76,16 @@ export interface ModuleDefinition<C extends { enabled: boolean } = { enabled: bo
   issues: IssueKit;
   /** Whole-value secrets of the slice (`rules.*.tls.key`): masked on every read, kept unless replaced. */
   secrets?: readonly string[];
+  /**
+   * Free-text fields that may hold secrets in parts (URLs, header lines, bodies), masked part by
+   * part by shared/src/modules/secretText.ts rather than whole.
+   */
+  freeTextSecrets?: readonly string[];
+  /**
+   * A config that reaches every path of `secrets` (a list item under each `*`), for the guard test
+   * that plants secrets there and reads every GET route back. Required when `secrets` is set.
+   */
+  sample?(): C;
   /** `migrations[n]` upgrades a stored slice of version n; the current version is their count. */
   migrations?: readonly ConfigMigration[];
   /** The ports its listeners will hold for a config (the supervisor refuses a clash with another owner). */
