@@ -24,7 +24,7 @@ import {
   SKIP_BODY,
   SPLITS_HEAD,
   STOP_AFTER_HEAD,
-} from './llhttp.js';
+} from '../../core/serve/llhttp.js';
 
 /** Per pool: more requests at once wait in line for a connection. */
 const MAX_CONNECTIONS = 256;

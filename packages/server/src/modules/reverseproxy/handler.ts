@@ -11,14 +11,22 @@ import {
 } from '../../core/http/canonicalPath.js';
 import { normalizeIp } from '../../core/http/clientIp.js';
 import { peerAddress } from '../../core/http/proxyProtocol.js';
+import { serveFiles } from '../../core/serve/fileServer.js';
+import {
+  basicAuthFails,
+  cacheControl,
+  clientIpOf,
+  corsHeaders,
+  ipAllowed,
+  uaAllowed,
+} from '../../core/serve/filters.js';
+import type { StreamRequest, StreamResponse } from '../../core/serve/h2/stream.js';
+import type { AnyRequest, AnyResponse } from '../../core/serve/listener.js';
+import { sendPage } from '../../core/serve/pages.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
-import { serveFiles } from './fileServer.js';
-import { basicAuthFails, cacheControl, clientIpOf, corsHeaders, ipAllowed, uaAllowed } from './filters.js';
-import type { StreamRequest, StreamResponse } from './h2/stream.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
-import { expandVars, type RequestVars, sendPage } from './pages.js';
 import { type Backends, type ProxyContext, proxyRequest, proxyTunnel, proxyUpgrade } from './proxy.js';
 import { hostOf, hostValid, type RouteTable, type Site } from './router.js';
+import { expandVars, type RequestVars } from './vars.js';
 
 /** What a rule's handlers read per request; replaced whole on reload. */
 export interface RuleState {

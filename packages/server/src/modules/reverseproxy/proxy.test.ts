@@ -1,7 +1,7 @@
 import { reverseproxyDefaultRuleSchema } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { StreamRequest } from './h2/stream.js';
-import type { AnyRequest } from './listener.js';
+import { StreamRequest } from '../../core/serve/h2/stream.js';
+import type { AnyRequest } from '../../core/serve/listener.js';
 import { bodyFraming, type ProxyContext, responseHeadersOf, upstreamHeaders } from './proxy.js';
 import type { Target } from './targets.js';
 

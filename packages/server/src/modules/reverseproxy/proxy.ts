@@ -3,14 +3,14 @@ import type http from 'node:http';
 import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
 import { isAdminTarget, RELAY_HEADER, relayValue } from '../../core/http/adminRelay.js';
+import { DirectResponse } from '../../core/serve/directHttp1.js';
+import { peerIsTrusted } from '../../core/serve/filters.js';
+import { bodyOf, StreamRequest, type StreamResponse } from '../../core/serve/h2/stream.js';
+import type { AnyRequest, AnyResponse } from '../../core/serve/listener.js';
+import { llhttpProblem } from '../../core/serve/llhttp.js';
+import { sendPage } from '../../core/serve/pages.js';
 import { BackendPool } from './backendClient.js';
-import { DirectResponse } from './directHttp1.js';
-import { peerIsTrusted } from './filters.js';
-import { bodyOf, StreamRequest, type StreamResponse } from './h2/stream.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
-import { llhttpProblem } from './llhttp.js';
 import { type BackendConnections, NodeHttpBackend } from './nodeHttpBackend.js';
-import { sendPage } from './pages.js';
 import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. */

@@ -8,14 +8,14 @@ import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import type { RuleListener } from '../../core/serve/listener.js';
+import { TrafficMeter } from '../../core/serve/trafficMeter.js';
 import { AccessLogs } from './accessLog.js';
 import type { createHandlers, RuleState } from './handler.js';
 import type { HelperPool } from './helperPool.js';
-import type { RuleListener } from './listener.js';
 import type { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
 import { listenOptions } from './ruleOptions.js';
-import { TrafficMeter } from './trafficMeter.js';
 
 /** The serving half (listeners, proxy, file server), loaded on first use: see dataPlane.ts. */
 type DataPlane = typeof import('./dataPlane.js');

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import type http from 'node:http';
 import type { ReverseproxyService } from '@lucky/shared';
-import { sameSiteLocation } from '../../core/http/canonicalPath.js';
+import { sameSiteLocation } from '../http/canonicalPath.js';
 import { FileCache } from './fileCache.js';
 import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
-import { underPrefix } from './router.js';
+import { underPrefix } from './pathPrefix.js';
 import { sendFileEntry } from './staticFile.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -4,12 +4,12 @@ import net from 'node:net';
 import type stream from 'node:stream';
 import tls from 'node:tls';
 import type { ReverseproxyRule } from '@lucky/shared';
-import type { CertResolver } from '../../core/certs/resolver.js';
-import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../../core/http/deadlines.js';
-import { splitByFirstByte } from '../../core/http/firstByte.js';
-import { readProxyHeader } from '../../core/http/proxyProtocol.js';
-import type { ConnectionGuard } from '../../core/net/connGuard.js';
-import { createIpMatcher } from '../../core/net/lan.js';
+import type { CertResolver } from '../certs/resolver.js';
+import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../http/deadlines.js';
+import { splitByFirstByte } from '../http/firstByte.js';
+import { readProxyHeader } from '../http/proxyProtocol.js';
+import type { ConnectionGuard } from '../net/connGuard.js';
+import { createIpMatcher } from '../net/lan.js';
 import {
   type BodilessRequest,
   type DirectHost,

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ReverseproxyService } from '@lucky/shared';
-import { normalizeIp, resolveClientIp } from '../../core/http/clientIp.js';
-import { createIpMatcher } from '../../core/net/lan.js';
-import { prefixForm, underPrefix } from './router.js';
+import { normalizeIp, resolveClientIp } from '../http/clientIp.js';
+import { createIpMatcher } from '../net/lan.js';
+import { prefixForm, underPrefix } from './pathPrefix.js';
 
 interface Compiled {
   trusted: (ip: string) => boolean;
