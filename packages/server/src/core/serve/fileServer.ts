@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs';
-import type http from 'node:http';
 import type { ReverseproxyService } from '@lucky/shared';
 import { sameSiteLocation } from '../http/canonicalPath.js';
 import { FileCache } from './fileCache.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
 import { underPrefix } from './pathPrefix.js';
+import type { ServeRequest, ServeResponse } from './request.js';
 import { sendFileEntry } from './staticFile.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -29,8 +28,8 @@ const cache = new FileCache();
  * Lookups are cached for a second (fileCache.ts); small files are answered from memory.
  */
 export async function serveFiles(
-  req: AnyRequest,
-  res: AnyResponse,
+  req: ServeRequest,
+  res: ServeResponse,
   s: ReverseproxyService,
   extraHeaders: Record<string, string>,
   rawPath: string,
@@ -61,7 +60,7 @@ export async function serveFiles(
 
   // A directory: slash first, then the homepage, then the listing if it is on.
   if (!rawPath.endsWith('/')) {
-    (res as http.ServerResponse).writeHead(301, {
+    res.writeHead(301, {
       // The canonical path has no `//`, and sameSiteLocation makes sure: never `//evil.com/`.
       location: sameSiteLocation(`${rawPath}/${query}`),
       ...extraHeaders,
@@ -78,7 +77,7 @@ export async function serveFiles(
 }
 
 async function listDirectory(
-  res: AnyResponse,
+  res: ServeResponse,
   dir: string,
   urlPath: string,
   title: string,
@@ -97,7 +96,7 @@ async function listDirectory(
     .join('\n');
   const heading = esc(title ? `${title} — ${decodeURIComponent(urlPath)}` : decodeURIComponent(urlPath));
   const body = `<!doctype html><html><head><meta charset="utf-8"><title>${heading}</title></head><body><h1>${heading}</h1><ul>\n${urlPath !== '/' ? '<li><a href="../">../</a></li>\n' : ''}${rows}\n</ul></body></html>\n`;
-  (res as http.ServerResponse).writeHead(200, {
+  res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     ...extraHeaders,

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type http2 from 'node:http2';
 import net from 'node:net';
 import type stream from 'node:stream';
 import tls from 'node:tls';
@@ -10,30 +9,20 @@ import { splitByFirstByte } from '../http/firstByte.js';
 import { readProxyHeader } from '../http/proxyProtocol.js';
 import type { ConnectionGuard } from '../net/connGuard.js';
 import { createIpMatcher } from '../net/lan.js';
-import {
-  type BodilessRequest,
-  type DirectHost,
-  DirectPath,
-  type DirectRequest,
-  type DirectResponse,
-} from './directHttp1.js';
-import { H2Session, type StreamHandler } from './h2/session.js';
+import { DirectPath } from './directHttp1.js';
+import { H2Session } from './h2/session.js';
 import { llhttpProblem } from './llhttp.js';
+import type { ServeHandler } from './request.js';
 
 /**
- * The handlers are written against node:http's objects; the direct path's DirectRequest and
- * DirectResponse stand in for them with the fields and calls the handlers use (directHttp1.ts),
- * and so do StreamRequest and StreamResponse for HTTP/2 (h2/stream.ts; node's HTTP/2
- * compatibility types stay in the union as the shape those mirror, e.g. `res.stream`).
+ * Requests reach the handler as node:http's, the direct path's (directHttp1.ts) or the HTTP/2
+ * engine's (h2/stream.ts) objects, all of them a ServeRequest / ServeResponse (request.ts).
  */
-export type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
-export type AnyResponse = http.ServerResponse | http2.Http2ServerResponse;
-export type RequestHandler = (req: AnyRequest, res: AnyResponse) => void;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void;
 
 /** What the rule's handlers offer the listener (handler.ts). */
 export interface RuleHandlers {
-  onRequest: RequestHandler;
+  onRequest: ServeHandler;
   onUpgrade: UpgradeHandler;
 }
 
@@ -63,13 +52,11 @@ export class RuleListener {
   private plain!: http.Server;
   private tlsHttp!: http.Server;
   private secure!: tls.Server;
-  /** HTTP/2 streams to the handlers (h2/session.ts), over TLS by ALPN or as h2c. */
-  private readonly onStream: StreamHandler = (req, res) =>
-    this.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse);
   private opts!: ListenerOptions;
   /** Peers that must start with a PROXY protocol header (none: the list is empty). */
   private sendsProxyHeader: (ip: string) => boolean = () => false;
-  private readonly onRequest: RequestHandler;
+  /** Every request, whichever engine carries it; HTTP/2 streams too (h2/session.ts), over TLS by ALPN or as h2c. */
+  private readonly onRequest: ServeHandler;
   private readonly onUpgrade: UpgradeHandler;
   /** Plain HTTP/1.1 connections start here; node:http takes over what it does not serve. */
   private readonly direct: DirectPath;
@@ -88,11 +75,7 @@ export class RuleListener {
   ) {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
-    const host: DirectHost = {
-      onRequest: (req: DirectRequest | BodilessRequest, res: DirectResponse) =>
-        handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
-    };
-    this.direct = new DirectPath(host, () => guard.limits().headerMs);
+    this.direct = new DirectPath({ onRequest: handlers.onRequest }, () => guard.limits().headerMs);
     this.configure(opts);
     // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
     // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
@@ -114,7 +97,7 @@ export class RuleListener {
     if (this.opts && sameOptions(this.opts, opts)) return;
     this.opts = { ...opts, proxyProtocolFrom: [...opts.proxyProtocolFrom] };
     this.sendsProxyHeader = createIpMatcher(opts.proxyProtocolFrom);
-    const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
+    const handler = this.onRequest;
     const { headerMs } = this.guard.limits();
     // The servers these replace keep serving their open connections; closing them only stops
     // their time-out checks' timers and closes their idle keep-alive connections.
@@ -130,7 +113,6 @@ export class RuleListener {
     this.tlsHttp = tlsHttp;
     tlsHttp.on('upgrade', this.onUpgrade);
     tlsHttp.on('clientError', refuseClient);
-    const onStream = this.onStream;
     this.secure = tls.createServer(
       {
         minVersion: opts.minTlsVersion,
@@ -145,7 +127,7 @@ export class RuleListener {
       },
       (socket) => {
         handshakeDone(socket);
-        if (socket.alpnProtocol === 'h2') new H2Session(socket, onStream);
+        if (socket.alpnProtocol === 'h2') new H2Session(socket, handler);
         else tlsHttp.emit('connection', socket);
       },
     );
@@ -205,7 +187,7 @@ export class RuleListener {
 
   /** HTTP or TLS by the first byte, then h2c, the direct HTTP/1.1 path, or TLS (h2 / HTTP/1.1 by ALPN). */
   private route(socket: net.Socket): void {
-    const { plain, secure, onStream, opts } = this;
+    const { plain, secure, opts, onRequest } = this;
     const { handshakeMs, headerMs } = this.guard.limits();
     setHeaderTimeout(plain, headerMs);
     setHeaderTimeout(this.tlsHttp, headerMs);
@@ -216,7 +198,7 @@ export class RuleListener {
         secure.emit('connection', s);
       } else if (!isTls && opts.listenTypes !== 'https') {
         const h2 = opts.h2c && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
-        if (h2) new H2Session(s, onStream);
+        if (h2) new H2Session(s, onRequest);
         // node:http serves it all when node's parser failed its self-test (llhttp.ts).
         else if (llhttpProblem) plain.emit('connection', s);
         else this.direct.take(s, (rest) => plain.emit('connection', rest));

@@ -1,5 +1,4 @@
-import type { ServerResponse } from 'node:http';
-import type { AnyResponse } from './listener.js';
+import type { ServeResponse } from './request.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -19,7 +18,7 @@ const esc = (s: string) =>
 
 /** A small HTML page with the status: rejections are never an empty 200 (ancestor bug §6.7). */
 export function sendPage(
-  res: AnyResponse,
+  res: ServeResponse,
   status: number,
   detail = '',
   headers: Record<string, string> = {},
@@ -31,7 +30,7 @@ export function sendPage(
   }
   const title = `${status} ${TITLES[status] ?? 'Error'}`;
   const body = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif;text-align:center;padding-top:10vh"><h1>${title}</h1>${detail ? `<p>${esc(detail)}</p>` : ''}<hr><small>Lucky</small></body></html>\n`;
-  (res as ServerResponse).writeHead(status, {
+  res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     'cache-control': 'no-store',
