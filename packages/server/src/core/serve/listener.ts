@@ -2,7 +2,6 @@ import http from 'node:http';
 import net from 'node:net';
 import type stream from 'node:stream';
 import tls from 'node:tls';
-import type { ReverseproxyRule } from '@lucky/shared';
 import type { CertResolver } from '../certs/resolver.js';
 import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../http/deadlines.js';
 import { splitByFirstByte } from '../http/firstByte.js';
@@ -14,22 +13,31 @@ import { H2Session } from './h2/session.js';
 import { llhttpProblem } from './llhttp.js';
 import type { ServeHandler } from './request.js';
 
-/**
- * Requests reach the handler as node:http's, the direct path's (directHttp1.ts) or the HTTP/2
- * engine's (h2/stream.ts) objects, all of them a ServeRequest / ServeResponse (request.ts).
- */
+/** An HTTP/1.1 upgrade (WebSocket), from node:http: the socket is the handler's from then on. */
 export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void;
 
-/** What the rule's handlers offer the listener (handler.ts). */
-export interface RuleHandlers {
+/**
+ * What a server built on the listener offers it (the web service: modules/reverseproxy/handler.ts).
+ * Requests reach `onRequest` as node:http's, the direct path's (directHttp1.ts) or the HTTP/2
+ * engine's (h2/stream.ts) objects, all of them a ServeRequest / ServeResponse (request.ts).
+ */
+export interface ListenerHandlers {
   onRequest: ServeHandler;
   onUpgrade: UpgradeHandler;
 }
 
-export type ListenerOptions = Pick<
-  ReverseproxyRule,
-  'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c' | 'proxyProtocolFrom'
->;
+/** What the listener's protocol servers are built from (`configure` swaps them when it changes). */
+export interface ListenerOptions {
+  /** Plain HTTP, TLS, or both on the one port (told apart by the first byte). */
+  listenTypes: 'http' | 'https' | 'both';
+  minTlsVersion: tls.SecureVersion;
+  /** Offer h2 by ALPN over TLS. */
+  http2: boolean;
+  /** HTTP/2 without TLS, by prior knowledge (a plain connection that opens with the h2 preface). */
+  h2c: boolean;
+  /** Peers whose connections start with a PROXY protocol header (addresses / CIDRs; empty: none). */
+  proxyProtocolFrom: readonly string[];
+}
 
 /** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
@@ -37,13 +45,14 @@ const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 const CLOSE_WAIT_MS = 3000;
 
 /**
- * One rule's socket: HTTP, HTTPS or both on one port (first-byte split, see
+ * One listening socket: HTTP, HTTPS or both on one port (first-byte split, see
  * core/http/firstByte.ts). HTTPS asks the core's certificate store per
- * handshake (SNI), and offers h2 by ALPN when HTTP/2 is on. `configure`
+ * handshake (SNI), and offers h2 by ALPN when HTTP/2 is on. Connection caps and
+ * deadlines hold from accept (ConnectionGuard, core/http/deadlines.ts). `configure`
  * swaps the protocol servers without closing the socket; connections that are
  * open keep the servers they started with.
  */
-export class RuleListener {
+export class HttpListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   /** Bytes of the connections that have closed (the open ones are summed when asked). */
@@ -62,15 +71,16 @@ export class RuleListener {
   private readonly direct: DirectPath;
 
   /**
-   * `handOff` may give a new connection to a helper process (helperPool.ts) before a byte of it
-   * is read; it returns false to keep the connection here.
+   * `handOff` may give a new connection to another process (the web service's helpers,
+   * modules/reverseproxy/helperPool.ts) before a byte of it is read; it returns false to keep
+   * the connection here.
    */
   constructor(
-    handlers: RuleHandlers,
+    handlers: ListenerHandlers,
     private readonly certs: CertResolver | undefined,
     opts: ListenerOptions,
     private readonly handOff: ((socket: net.Socket) => boolean) | undefined,
-    /** Connection caps and time-outs (shared by the rules of a process), checked at accept. */
+    /** Connection caps and time-outs (shared by the listeners of a process), checked at accept. */
     private readonly guard: ConnectionGuard,
   ) {
     this.onRequest = handlers.onRequest;
@@ -116,7 +126,7 @@ export class RuleListener {
     this.secure = tls.createServer(
       {
         minVersion: opts.minTlsVersion,
-        // node's own handshake limit (default 120 s) as a backstop; the rule's handshake time-out
+        // node's own handshake limit (default 120 s) as a backstop; the listener's handshake time-out
         // (armHandshakeDeadline, from the first byte) is the one that normally ends a slow peer.
         handshakeTimeout: this.guard.limits().handshakeMs,
         ALPNProtocols: opts.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],

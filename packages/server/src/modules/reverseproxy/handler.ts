@@ -25,7 +25,7 @@ import { sendPage } from '../../core/serve/pages.js';
 import type { ServeRequest, ServeResponse } from '../../core/serve/request.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { type Backends, type ProxyContext, proxyRequest, proxyTunnel, proxyUpgrade } from './proxy.js';
-import { hostOf, hostValid, type RouteTable, type Site } from './router.js';
+import { hostOf, hostValid, mountFor, type RouteTable, type Site } from './router.js';
 import { expandVars, type RequestVars } from './vars.js';
 
 /** What a rule's handlers read per request; replaced whole on reload. */
@@ -201,8 +201,8 @@ export function createHandlers(getState: () => RuleState) {
   };
 
   const handle = async (p: Prepared, req: ServeRequest, res: ServeResponse): Promise<void> => {
-    // Only HTTP/2's extended CONNECT gets here (h2/session.ts answers a plain one itself; node:http
-    // emits HTTP/1's as 'connect', which nothing listens to).
+    // Only HTTP/2's extended CONNECT gets here (core/serve/h2/session.ts answers a plain one
+    // itself; node:http emits HTTP/1's as 'connect', which nothing listens to).
     if (req.method === 'CONNECT' && req instanceof StreamRequest && res instanceof StreamResponse)
       return tunnel(p, req, res);
     const head = req.method === 'HEAD';
@@ -251,7 +251,15 @@ export function createHandlers(getState: () => RuleState) {
         return sendText(res, html, 'text/html; charset=utf-8', extra, head);
       }
       case 'files':
-        return serveFiles(req, res, s, extra, p.vars.path, p.vars.url.slice(p.vars.path.length));
+        return serveFiles(
+          req,
+          res,
+          mountFor(s, p.vars.path),
+          s,
+          extra,
+          p.vars.path,
+          p.vars.url.slice(p.vars.path.length),
+        );
       case 'text':
         return sendText(res, expandVars(s.text, p.vars), s.textContentType, extra, head);
       case 'close':

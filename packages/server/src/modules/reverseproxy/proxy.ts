@@ -82,7 +82,7 @@ export class Backends {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
     let p = this.pools.get(id);
     if (!p) {
-      // node:http's client when node's parser failed its start-up self-test (llhttp.ts).
+      // node:http's client when node's parser failed its start-up self-test (core/serve/llhttp.ts).
       p = llhttpProblem ? new NodeHttpBackend(origin, skipVerify) : new BackendPool(origin, skipVerify);
       this.pools.set(id, p);
     }

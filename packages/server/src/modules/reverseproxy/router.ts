@@ -81,3 +81,10 @@ export class RouteTable {
 function siteOf(sub: ReverseproxySubRule): Site {
   return { key: sub.key, service: sub, pathPrefix: prefixForm(sub.pathPrefix || '/') };
 }
+
+/** The local mount with the longest URL path that covers `urlPath` (files service), if any. */
+export function mountFor(s: ReverseproxyService, urlPath: string): ReverseproxyService['mounts'][number] | undefined {
+  return [...s.mounts]
+    .filter((m) => m.type === 'local' && underPrefix(urlPath, m.urlPath))
+    .sort((a, b) => b.urlPath.length - a.urlPath.length)[0];
+}
