@@ -11,10 +11,10 @@ import { setAdminRelay } from '../../core/http/adminRelay.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
 import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import { HttpListener } from '../../core/serve/listener.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { createHandlers, type RuleState } from './handler.js';
 import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
-import { RuleListener } from './listener.js';
 import { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
 import { listenOptions } from './ruleOptions.js';
@@ -92,7 +92,7 @@ class CertCopy implements CertSource {
 
 interface Served {
   state: RuleState;
-  listener: RuleListener;
+  listener: HttpListener;
   requests: () => number;
 }
 
@@ -118,7 +118,7 @@ function setRule(rule: ReverseproxyRule): void {
   const next = { state } as Served;
   const handlers = createHandlers(() => next.state);
   next.requests = handlers.requestCount;
-  next.listener = new RuleListener(handlers, resolver, listenOptions(rule), undefined, guard);
+  next.listener = new HttpListener(handlers, resolver, listenOptions(rule), undefined, guard);
   rules.set(rule.key, next);
 }
 

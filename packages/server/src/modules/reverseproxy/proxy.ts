@@ -3,14 +3,14 @@ import type http from 'node:http';
 import type net from 'node:net';
 import type { ReverseproxyService } from '@lucky/shared';
 import { isAdminTarget, RELAY_HEADER, relayValue } from '../../core/http/adminRelay.js';
+import { DirectResponse } from '../../core/serve/directHttp1.js';
+import { peerIsTrusted } from '../../core/serve/filters.js';
+import { StreamRequest, type StreamResponse } from '../../core/serve/h2/stream.js';
+import { llhttpProblem } from '../../core/serve/llhttp.js';
+import { sendPage } from '../../core/serve/pages.js';
+import { bodyOf, type ServeRequest, type ServeResponse } from '../../core/serve/request.js';
 import { BackendPool } from './backendClient.js';
-import { DirectResponse } from './directHttp1.js';
-import { peerIsTrusted } from './filters.js';
-import { bodyOf, StreamRequest, type StreamResponse } from './h2/stream.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
-import { llhttpProblem } from './llhttp.js';
 import { type BackendConnections, NodeHttpBackend } from './nodeHttpBackend.js';
-import { sendPage } from './pages.js';
 import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) never go through; plus those named in `Connection`. */
@@ -82,7 +82,7 @@ export class Backends {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
     let p = this.pools.get(id);
     if (!p) {
-      // node:http's client when node's parser failed its start-up self-test (llhttp.ts).
+      // node:http's client when node's parser failed its start-up self-test (core/serve/llhttp.ts).
       p = llhttpProblem ? new NodeHttpBackend(origin, skipVerify) : new BackendPool(origin, skipVerify);
       this.pools.set(id, p);
     }
@@ -184,7 +184,7 @@ export function upstreamHeaders(
   return h;
 }
 
-const pathOf = (req: AnyRequest) => (req.url?.startsWith('/') ? req.url : '/');
+const pathOf = (req: ServeRequest) => (req.url?.startsWith('/') ? req.url : '/');
 
 /** Answer headers from the parser's [name, value, …] list: names lower-case, hop-by-hop dropped, repeated names as lists. */
 export function responseHeadersOf(
@@ -224,7 +224,7 @@ class Attempt {
   private settled = false;
 
   constructor(
-    private readonly res: AnyResponse,
+    private readonly res: ServeResponse,
     private readonly extra: Record<string, string>,
     private readonly done: (err?: Error) => void,
   ) {}
@@ -234,14 +234,14 @@ class Attempt {
   }
 
   onHeaders(status: number, raw: string[], resume: () => void): void {
-    const res = this.res as http.ServerResponse;
+    const res = this.res;
     this.answered = true;
     res.writeHead(status, responseHeadersOf(raw, this.extra));
     // A small answer arrives with its headers: send both in one write (the direct path's
     // response does this itself, without a tick per request).
-    if (!(this.res instanceof DirectResponse) && typeof res.cork === 'function') {
+    if (!(res instanceof DirectResponse) && res.cork) {
       res.cork();
-      process.nextTick(() => res.uncork());
+      process.nextTick(() => res.uncork?.());
     }
     this.onDrain = resume;
   }
@@ -251,7 +251,7 @@ class Attempt {
   private waitingForDrain = false;
 
   onData(chunk: Buffer): boolean {
-    const ok = (this.res as http.ServerResponse).write(chunk);
+    const ok = this.res.write(chunk);
     if (!ok && !this.waitingForDrain) {
       // The parser may still hand over the rest of a chunk it had read: wait for one drain only.
       this.waitingForDrain = true;
@@ -298,7 +298,7 @@ const CHUNKED_BODY: BodyFraming = { hasBody: true };
  * (RFC 9112 §6.1: faulty framing, 400). HTTP/2 frames with DATA: a length, if given, was checked
  * against the DATA by the engine, and without one a body other than on GET / HEAD goes chunked.
  */
-export function bodyFraming(req: AnyRequest): BodyFraming {
+export function bodyFraming(req: ServeRequest): BodyFraming {
   const { headers } = req;
   const length = headers['content-length'];
   const te = headers['transfer-encoding'];
@@ -322,7 +322,7 @@ export function bodyFraming(req: AnyRequest): BodyFraming {
 const REQUEST_ERRORS = new Set(['EBODYLENGTH', 'EINVALIDREQUEST']);
 
 /** Stream the request to a back end and the answer back; fail over on connect errors; 502 page at the end. */
-export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: ProxyContext): Promise<void> {
+export async function proxyRequest(req: ServeRequest, res: ServeResponse, ctx: ProxyContext): Promise<void> {
   const s = ctx.service;
   const { hasBody, bodyLength, refused } = bodyFraming(req);
   if (refused) {
@@ -360,7 +360,7 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     const code = attemptFailed(ctx, target, err, 'proxy error', attempt?.answered);
     requestFault = REQUEST_ERRORS.has(String(code));
     // Fail over only while nothing was answered and nothing of the request body was read.
-    const bodyUntouched = !hasBody || !(req as { readableDidRead?: boolean }).readableDidRead;
+    const bodyUntouched = !hasBody || !req.readableDidRead;
     if (attempt?.answered || res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(code))) break;
   }
   if (res.headersSent) res.destroy();
@@ -506,5 +506,5 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
     }
   }
-  if (!res.closed) sendPage(res as unknown as AnyResponse, 502, 'The back end did not answer.', ctx.responseHeaders);
+  if (!res.closed) sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders);
 }

@@ -1,5 +1,6 @@
 import type { ReverseproxyRule, ReverseproxyService, ReverseproxySubRule } from '@lucky/shared';
-import { canonicalPath, decisionPath, hostHeaderOk } from '../../core/http/canonicalPath.js';
+import { hostHeaderOk } from '../../core/http/canonicalPath.js';
+import { prefixForm, underPrefix } from '../../core/serve/pathPrefix.js';
 
 /** What answers a request: a sub rule, or the rule's default rule (key `default`). */
 export interface Site {
@@ -33,22 +34,6 @@ export function hostValid(hostHeader: string): boolean {
     lastValid = hostHeaderOk(hostHeader);
   }
   return lastValid;
-}
-
-/**
- * A configured prefix in the form request paths are compared in (`/%61pi//v1` → `/api/v1`, hex
- * upper case, `;` parameters cut), made once per config; one the rule refuses stays as written.
- */
-export function prefixForm(prefix: string): string {
-  const c = canonicalPath(prefix);
-  return typeof c === 'string' ? decisionPath(c) : prefix;
-}
-
-/** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
-export function underPrefix(path: string, prefix: string): boolean {
-  if (prefix === '/' || prefix === '') return true;
-  const p = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
-  return path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`);
 }
 
 /**
@@ -95,4 +80,11 @@ export class RouteTable {
 
 function siteOf(sub: ReverseproxySubRule): Site {
   return { key: sub.key, service: sub, pathPrefix: prefixForm(sub.pathPrefix || '/') };
+}
+
+/** The local mount with the longest URL path that covers `urlPath` (files service), if any. */
+export function mountFor(s: ReverseproxyService, urlPath: string): ReverseproxyService['mounts'][number] | undefined {
+  return [...s.mounts]
+    .filter((m) => m.type === 'local' && underPrefix(urlPath, m.urlPath))
+    .sort((a, b) => b.urlPath.length - a.urlPath.length)[0];
 }

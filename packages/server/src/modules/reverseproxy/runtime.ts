@@ -8,14 +8,14 @@ import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import type { HttpListener } from '../../core/serve/listener.js';
+import { TrafficMeter } from '../../core/serve/trafficMeter.js';
 import { AccessLogs } from './accessLog.js';
 import type { createHandlers, RuleState } from './handler.js';
 import type { HelperPool } from './helperPool.js';
-import type { RuleListener } from './listener.js';
 import type { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
 import { listenOptions } from './ruleOptions.js';
-import { TrafficMeter } from './trafficMeter.js';
 
 /** The serving half (listeners, proxy, file server), loaded on first use: see dataPlane.ts. */
 type DataPlane = typeof import('./dataPlane.js');
@@ -26,7 +26,7 @@ interface Slot {
   /** What the handlers read; set once the rule has been enabled (kept while it is off). */
   state?: RuleState;
   handlers?: ReturnType<typeof createHandlers>;
-  listener?: RuleListener;
+  listener?: HttpListener;
   /** `address|port` the listener is bound to. */
   bound?: string;
   /** Port opened in the host firewall for this rule (firewall auto-allow). */
@@ -205,7 +205,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       return;
     }
     const key = rule.key;
-    const listener = new plane.code.RuleListener(
+    const listener = new plane.code.HttpListener(
       slot.handlers,
       this.ctx.certs,
       listenOptions(rule),
@@ -254,7 +254,7 @@ function warningsOf(rule: ReverseproxyRule, haveCerts: boolean): string[] {
   return w;
 }
 
-async function listenOn(l: RuleListener, address: string, port: number): Promise<number> {
+async function listenOn(l: HttpListener, address: string, port: number): Promise<number> {
   const host = address.replace(/^\[|\]$/g, '');
   if (host) return l.listen(port, host);
   try {

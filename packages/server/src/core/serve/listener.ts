@@ -1,46 +1,43 @@
 import http from 'node:http';
-import type http2 from 'node:http2';
 import net from 'node:net';
 import type stream from 'node:stream';
 import tls from 'node:tls';
-import type { ReverseproxyRule } from '@lucky/shared';
-import type { CertResolver } from '../../core/certs/resolver.js';
-import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../../core/http/deadlines.js';
-import { splitByFirstByte } from '../../core/http/firstByte.js';
-import { readProxyHeader } from '../../core/http/proxyProtocol.js';
-import type { ConnectionGuard } from '../../core/net/connGuard.js';
-import { createIpMatcher } from '../../core/net/lan.js';
-import {
-  type BodilessRequest,
-  type DirectHost,
-  DirectPath,
-  type DirectRequest,
-  type DirectResponse,
-} from './directHttp1.js';
-import { H2Session, type StreamHandler } from './h2/session.js';
+import type { CertResolver } from '../certs/resolver.js';
+import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../http/deadlines.js';
+import { splitByFirstByte } from '../http/firstByte.js';
+import { readProxyHeader } from '../http/proxyProtocol.js';
+import type { ConnectionGuard } from '../net/connGuard.js';
+import { createIpMatcher } from '../net/lan.js';
+import { DirectPath } from './directHttp1.js';
+import { H2Session } from './h2/session.js';
 import { llhttpProblem } from './llhttp.js';
+import type { ServeHandler } from './request.js';
 
-/**
- * The handlers are written against node:http's objects; the direct path's DirectRequest and
- * DirectResponse stand in for them with the fields and calls the handlers use (directHttp1.ts),
- * and so do StreamRequest and StreamResponse for HTTP/2 (h2/stream.ts; node's HTTP/2
- * compatibility types stay in the union as the shape those mirror, e.g. `res.stream`).
- */
-export type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
-export type AnyResponse = http.ServerResponse | http2.Http2ServerResponse;
-export type RequestHandler = (req: AnyRequest, res: AnyResponse) => void;
+/** An HTTP/1.1 upgrade (WebSocket), from node:http: the socket is the handler's from then on. */
 export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void;
 
-/** What the rule's handlers offer the listener (handler.ts). */
-export interface RuleHandlers {
-  onRequest: RequestHandler;
+/**
+ * What a server built on the listener offers it (the web service: modules/reverseproxy/handler.ts).
+ * Requests reach `onRequest` as node:http's, the direct path's (directHttp1.ts) or the HTTP/2
+ * engine's (h2/stream.ts) objects, all of them a ServeRequest / ServeResponse (request.ts).
+ */
+export interface ListenerHandlers {
+  onRequest: ServeHandler;
   onUpgrade: UpgradeHandler;
 }
 
-export type ListenerOptions = Pick<
-  ReverseproxyRule,
-  'listenTypes' | 'minTlsVersion' | 'http2' | 'h2c' | 'proxyProtocolFrom'
->;
+/** What the listener's protocol servers are built from (`configure` swaps them when it changes). */
+export interface ListenerOptions {
+  /** Plain HTTP, TLS, or both on the one port (told apart by the first byte). */
+  listenTypes: 'http' | 'https' | 'both';
+  minTlsVersion: tls.SecureVersion;
+  /** Offer h2 by ALPN over TLS. */
+  http2: boolean;
+  /** HTTP/2 without TLS, by prior knowledge (a plain connection that opens with the h2 preface). */
+  h2c: boolean;
+  /** Peers whose connections start with a PROXY protocol header (addresses / CIDRs; empty: none). */
+  proxyProtocolFrom: readonly string[];
+}
 
 /** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
@@ -48,13 +45,14 @@ const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 const CLOSE_WAIT_MS = 3000;
 
 /**
- * One rule's socket: HTTP, HTTPS or both on one port (first-byte split, see
+ * One listening socket: HTTP, HTTPS or both on one port (first-byte split, see
  * core/http/firstByte.ts). HTTPS asks the core's certificate store per
- * handshake (SNI), and offers h2 by ALPN when HTTP/2 is on. `configure`
+ * handshake (SNI), and offers h2 by ALPN when HTTP/2 is on. Connection caps and
+ * deadlines hold from accept (ConnectionGuard, core/http/deadlines.ts). `configure`
  * swaps the protocol servers without closing the socket; connections that are
  * open keep the servers they started with.
  */
-export class RuleListener {
+export class HttpListener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   /** Bytes of the connections that have closed (the open ones are summed when asked). */
@@ -63,36 +61,31 @@ export class RuleListener {
   private plain!: http.Server;
   private tlsHttp!: http.Server;
   private secure!: tls.Server;
-  /** HTTP/2 streams to the handlers (h2/session.ts), over TLS by ALPN or as h2c. */
-  private readonly onStream: StreamHandler = (req, res) =>
-    this.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse);
   private opts!: ListenerOptions;
   /** Peers that must start with a PROXY protocol header (none: the list is empty). */
   private sendsProxyHeader: (ip: string) => boolean = () => false;
-  private readonly onRequest: RequestHandler;
+  /** Every request, whichever engine carries it; HTTP/2 streams too (h2/session.ts), over TLS by ALPN or as h2c. */
+  private readonly onRequest: ServeHandler;
   private readonly onUpgrade: UpgradeHandler;
   /** Plain HTTP/1.1 connections start here; node:http takes over what it does not serve. */
   private readonly direct: DirectPath;
 
   /**
-   * `handOff` may give a new connection to a helper process (helperPool.ts) before a byte of it
-   * is read; it returns false to keep the connection here.
+   * `handOff` may give a new connection to another process (the web service's helpers,
+   * modules/reverseproxy/helperPool.ts) before a byte of it is read; it returns false to keep
+   * the connection here.
    */
   constructor(
-    handlers: RuleHandlers,
+    handlers: ListenerHandlers,
     private readonly certs: CertResolver | undefined,
     opts: ListenerOptions,
     private readonly handOff: ((socket: net.Socket) => boolean) | undefined,
-    /** Connection caps and time-outs (shared by the rules of a process), checked at accept. */
+    /** Connection caps and time-outs (shared by the listeners of a process), checked at accept. */
     private readonly guard: ConnectionGuard,
   ) {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
-    const host: DirectHost = {
-      onRequest: (req: DirectRequest | BodilessRequest, res: DirectResponse) =>
-        handlers.onRequest(req as unknown as AnyRequest, res as unknown as AnyResponse),
-    };
-    this.direct = new DirectPath(host, () => guard.limits().headerMs);
+    this.direct = new DirectPath({ onRequest: handlers.onRequest }, () => guard.limits().headerMs);
     this.configure(opts);
     // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
     // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
@@ -114,7 +107,7 @@ export class RuleListener {
     if (this.opts && sameOptions(this.opts, opts)) return;
     this.opts = { ...opts, proxyProtocolFrom: [...opts.proxyProtocolFrom] };
     this.sendsProxyHeader = createIpMatcher(opts.proxyProtocolFrom);
-    const handler = (req: AnyRequest, res: AnyResponse) => this.onRequest(req, res);
+    const handler = this.onRequest;
     const { headerMs } = this.guard.limits();
     // The servers these replace keep serving their open connections; closing them only stops
     // their time-out checks' timers and closes their idle keep-alive connections.
@@ -130,11 +123,10 @@ export class RuleListener {
     this.tlsHttp = tlsHttp;
     tlsHttp.on('upgrade', this.onUpgrade);
     tlsHttp.on('clientError', refuseClient);
-    const onStream = this.onStream;
     this.secure = tls.createServer(
       {
         minVersion: opts.minTlsVersion,
-        // node's own handshake limit (default 120 s) as a backstop; the rule's handshake time-out
+        // node's own handshake limit (default 120 s) as a backstop; the listener's handshake time-out
         // (armHandshakeDeadline, from the first byte) is the one that normally ends a slow peer.
         handshakeTimeout: this.guard.limits().handshakeMs,
         ALPNProtocols: opts.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
@@ -145,7 +137,7 @@ export class RuleListener {
       },
       (socket) => {
         handshakeDone(socket);
-        if (socket.alpnProtocol === 'h2') new H2Session(socket, onStream);
+        if (socket.alpnProtocol === 'h2') new H2Session(socket, handler);
         else tlsHttp.emit('connection', socket);
       },
     );
@@ -205,7 +197,7 @@ export class RuleListener {
 
   /** HTTP or TLS by the first byte, then h2c, the direct HTTP/1.1 path, or TLS (h2 / HTTP/1.1 by ALPN). */
   private route(socket: net.Socket): void {
-    const { plain, secure, onStream, opts } = this;
+    const { plain, secure, opts, onRequest } = this;
     const { handshakeMs, headerMs } = this.guard.limits();
     setHeaderTimeout(plain, headerMs);
     setHeaderTimeout(this.tlsHttp, headerMs);
@@ -216,7 +208,7 @@ export class RuleListener {
         secure.emit('connection', s);
       } else if (!isTls && opts.listenTypes !== 'https') {
         const h2 = opts.h2c && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
-        if (h2) new H2Session(s, onStream);
+        if (h2) new H2Session(s, onRequest);
         // node:http serves it all when node's parser failed its self-test (llhttp.ts).
         else if (llhttpProblem) plain.emit('connection', s);
         else this.direct.take(s, (rest) => plain.emit('connection', rest));

@@ -1,37 +1,48 @@
 import { promises as fs } from 'node:fs';
-import type http from 'node:http';
-import type { ReverseproxyService } from '@lucky/shared';
-import { sameSiteLocation } from '../../core/http/canonicalPath.js';
+import { sameSiteLocation } from '../http/canonicalPath.js';
 import { FileCache } from './fileCache.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
-import { underPrefix } from './router.js';
+import type { ServeRequest, ServeResponse } from './request.js';
 import { sendFileEntry } from './staticFile.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The mount with the longest URL path that covers `urlPath`. */
-function mountFor(s: ReverseproxyService, urlPath: string) {
-  return [...s.mounts]
-    .filter((m) => m.type === 'local' && underPrefix(urlPath, m.urlPath))
-    .sort((a, b) => b.urlPath.length - a.urlPath.length)[0];
+/** A local directory served under a URL path. */
+export interface FileMount {
+  /** The URL path it answers under (`/` for the whole site). */
+  urlPath: string;
+  dir: string;
+  /** Shown in the title of its directory listings ('' for none). */
+  name: string;
 }
 
-/** One cache for all rules: keys are mount directory + path, so rules sharing a directory share it. */
+/** How a site serves its files. */
+export interface FileOptions {
+  /** Answers for a directory when present ('' for none). */
+  indexFile: string;
+  /** List a directory without an index file (else 403). */
+  listDirs: boolean;
+  /** Serve names starting with `.` (else 404). */
+  hiddenFiles: boolean;
+}
+
+/** One cache for all sites: keys are mount directory + path, so sites sharing a directory share it. */
 const cache = new FileCache();
 
 /**
- * Static files from local mounts. `rawPath` is the request's canonical path (handler.ts, core/http/
- * canonicalPath.ts: no `//`, no dot segments, no encoded `/` `\` or NUL), the one basic auth and the
- * filters looked at; `query` is the query as sent ('' or `?…`). The path is still confined three
- * ways: decoded segments may not be `..` or `.`, the joined path must stay under the mount, and
- * its real path (symlinks resolved) must too.
- * Lookups are cached for a second (fileCache.ts); small files are answered from memory.
+ * Static files from a local mount (undefined: no mount covers the path, 404). `rawPath` is the
+ * request's canonical path (core/http/canonicalPath.ts: no `//`, no dot segments, no encoded `/`
+ * `\` or NUL), the one basic auth and the filters looked at, under `mount.urlPath`; `query` is
+ * the query as sent ('' or `?…`). The path is still confined three ways: decoded segments may
+ * not be `..` or `.`, the joined path must stay under the mount, and its real path (symlinks
+ * resolved) must too. Lookups are cached for a second (fileCache.ts); small files are answered
+ * from memory.
  */
 export async function serveFiles(
-  req: AnyRequest,
-  res: AnyResponse,
-  s: ReverseproxyService,
+  req: ServeRequest,
+  res: ServeResponse,
+  mount: FileMount | undefined,
+  s: FileOptions,
   extraHeaders: Record<string, string>,
   rawPath: string,
   query: string,
@@ -39,7 +50,6 @@ export async function serveFiles(
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return sendPage(res, 405, '', { allow: 'GET, HEAD', ...extraHeaders });
-  const mount = mountFor(s, rawPath);
   if (!mount) return sendPage(res, 404, '', extraHeaders, head);
   const base = mount.urlPath.endsWith('/') ? mount.urlPath.slice(0, -1) : mount.urlPath;
   let rel: string;
@@ -61,7 +71,7 @@ export async function serveFiles(
 
   // A directory: slash first, then the homepage, then the listing if it is on.
   if (!rawPath.endsWith('/')) {
-    (res as http.ServerResponse).writeHead(301, {
+    res.writeHead(301, {
       // The canonical path has no `//`, and sameSiteLocation makes sure: never `//evil.com/`.
       location: sameSiteLocation(`${rawPath}/${query}`),
       ...extraHeaders,
@@ -78,11 +88,11 @@ export async function serveFiles(
 }
 
 async function listDirectory(
-  res: AnyResponse,
+  res: ServeResponse,
   dir: string,
   urlPath: string,
   title: string,
-  s: ReverseproxyService,
+  s: FileOptions,
   extraHeaders: Record<string, string>,
   head: boolean,
 ): Promise<void> {
@@ -97,7 +107,7 @@ async function listDirectory(
     .join('\n');
   const heading = esc(title ? `${title} — ${decodeURIComponent(urlPath)}` : decodeURIComponent(urlPath));
   const body = `<!doctype html><html><head><meta charset="utf-8"><title>${heading}</title></head><body><h1>${heading}</h1><ul>\n${urlPath !== '/' ? '<li><a href="../">../</a></li>\n' : ''}${rows}\n</ul></body></html>\n`;
-  (res as http.ServerResponse).writeHead(200, {
+  res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     ...extraHeaders,

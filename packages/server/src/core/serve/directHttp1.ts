@@ -6,7 +6,7 @@
 //
 // The rest — HTTP/1.0, an upgrade (WebSocket), `Expect`, no Host — is handed over at the
 // request boundary: the head is written back in front of the unread bytes and the
-// socket goes to the rule's node:http server, which serves it from then on. Pipelined requests
+// socket goes to the listener's node:http server, which serves it from then on. Pipelined requests
 // wait (socket paused) until the answer before them is done.
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
@@ -72,7 +72,7 @@ function headersOf(raw: string[]): Record<string, string> {
   return out;
 }
 
-/** The request as handlers read it (the IncomingMessage fields they use); the body streams. */
+/** The request as handlers read it (a ServeRequest, request.ts); the body streams. */
 export class DirectRequest extends Readable {
   readonly headers: Record<string, string>;
   readonly httpVersion = '1.1';
@@ -81,7 +81,7 @@ export class DirectRequest extends Readable {
   constructor(
     readonly socket: net.Socket,
     readonly method: string,
-    /** Written once by handler.ts with the canonical target, which is what the back end gets. */
+    /** Written once by the handler with the canonical target (see ServeRequest.url). */
     public url: string,
     readonly rawHeaders: string[],
     headers: Record<string, string>,
@@ -111,7 +111,7 @@ export class BodilessRequest extends EventEmitter {
   constructor(
     readonly socket: net.Socket,
     readonly method: string,
-    /** Written once by handler.ts with the canonical target, which is what the back end gets. */
+    /** Written once by the handler with the canonical target (see ServeRequest.url). */
     public url: string,
     readonly rawHeaders: string[],
     headers: Record<string, string>,
@@ -149,7 +149,7 @@ function httpDate(): string {
 }
 
 /**
- * The response as handlers write it (the ServerResponse calls they make). Header names are
+ * The response as handlers write it (a ServeResponse, request.ts). Header names are
  * lower-case by contract; Content-Length is passed on, without one the body goes chunked.
  */
 export class DirectResponse extends EventEmitter {

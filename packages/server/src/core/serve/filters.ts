@@ -1,8 +1,41 @@
+// Who may use a site and how its answers are marked, on the settings a server keeps per site (the
+// web service's sub rules, ReverseproxyService, have these fields; so can a WebDAV share's).
 import { timingSafeEqual } from 'node:crypto';
-import type { ReverseproxyService } from '@lucky/shared';
-import { normalizeIp, resolveClientIp } from '../../core/http/clientIp.js';
-import { createIpMatcher } from '../../core/net/lan.js';
-import { prefixForm, underPrefix } from './router.js';
+import { normalizeIp, resolveClientIp } from '../http/clientIp.js';
+import { createIpMatcher } from '../net/lan.js';
+import { prefixForm, underPrefix } from './pathPrefix.js';
+
+export type FilterMode = 'off' | 'whitelist' | 'blacklist';
+
+/** Which client address the filters and logs see. */
+export interface ClientIpSettings {
+  clientIp: {
+    /** Believe forwarded headers when the peer is one of `trustedProxies`. */
+    fromHeaders: boolean;
+    trustedProxies: readonly string[];
+  };
+}
+
+/** Who may use a site: the client address, IP and UA lists, basic auth. */
+export interface AccessSettings extends ClientIpSettings {
+  ipFilter: { mode: FilterMode; list: readonly string[] };
+  uaFilter: { mode: FilterMode; list: readonly string[] };
+  basicAuth: {
+    enable: boolean;
+    user: string;
+    password: string;
+    /** Path prefixes it covers; empty = the whole site. */
+    paths: readonly string[];
+  };
+}
+
+export interface CorsSettings {
+  cors: { enable: boolean; origins: readonly string[]; methods: readonly string[] };
+}
+
+export interface CacheSettings {
+  cache: { mode: 'default' | 'noStore' | 'maxAge'; maxAge: number };
+}
 
 interface Compiled {
   trusted: (ip: string) => boolean;
@@ -12,10 +45,10 @@ interface Compiled {
   authPaths: string[];
 }
 
-const compiled = new WeakMap<ReverseproxyService, Compiled>();
+const compiled = new WeakMap<AccessSettings, Compiled>();
 
-/** Matchers of one service, built once per config (the service object is replaced on change). */
-function compile(s: ReverseproxyService): Compiled {
+/** Matchers of one site's settings, built once per config (the settings object is replaced on change). */
+function compile(s: AccessSettings): Compiled {
   let c = compiled.get(s);
   if (!c) {
     c = {
@@ -29,14 +62,14 @@ function compile(s: ReverseproxyService): Compiled {
   return c;
 }
 
-/** Is the socket peer a trusted proxy of this service (forwarded headers from it are believed)? */
-export function peerIsTrusted(s: ReverseproxyService, peer: string): boolean {
+/** Is the socket peer a trusted proxy of this site (forwarded headers from it are believed)? */
+export function peerIsTrusted(s: AccessSettings, peer: string): boolean {
   return s.clientIp.fromHeaders && s.clientIp.trustedProxies.length > 0 && compile(s).trusted(normalizeIp(peer));
 }
 
 /** The client address: the peer, or the forwarded one when the peer is a trusted proxy. */
 export function clientIpOf(
-  s: ReverseproxyService,
+  s: ClientIpSettings,
   peer: string | undefined,
   headers: Record<string, string | string[] | undefined>,
 ): string {
@@ -45,14 +78,14 @@ export function clientIpOf(
 }
 
 /** IP filter: `whitelist` lets only listed addresses in, `blacklist` keeps listed ones out, `off` lets all in. */
-export function ipAllowed(s: ReverseproxyService, ip: string): boolean {
+export function ipAllowed(s: AccessSettings, ip: string): boolean {
   if (s.ipFilter.mode === 'off') return true;
   const listed = compile(s).ipList(ip);
   return s.ipFilter.mode === 'whitelist' ? listed : !listed;
 }
 
 /** UA filter: case-insensitive substrings; an empty list filters nothing (unlike the ancestor, §6.6). */
-export function uaAllowed(s: ReverseproxyService, ua: string | undefined): boolean {
+export function uaAllowed(s: AccessSettings, ua: string | undefined): boolean {
   const list = compile(s).ua;
   if (s.uaFilter.mode === 'off' || list.length === 0) return true;
   const u = (ua ?? '').toLowerCase();
@@ -68,9 +101,10 @@ const eq = (a: string, b: string) => {
 
 /**
  * Basic auth: true when the request must be answered 401. `path` is the request's decision path
- * (handler.ts: canonical, `;` parameters cut), compared with the listed paths in the same form.
+ * (canonical, `;` parameters cut: core/http/canonicalPath.ts decisionPath), compared with the listed
+ * paths in the same form (pathPrefix.ts prefixForm).
  */
-export function basicAuthFails(s: ReverseproxyService, path: string, authorization: string | undefined): boolean {
+export function basicAuthFails(s: AccessSettings, path: string, authorization: string | undefined): boolean {
   const a = s.basicAuth;
   if (!a.enable || !a.user) return false;
   const paths = a.paths.length > 0 ? compile(s).authPaths : a.paths;
@@ -87,7 +121,7 @@ export function basicAuthFails(s: ReverseproxyService, path: string, authorizati
 }
 
 /** CORS: the headers to add for `origin` (undefined when CORS is off or the origin is not allowed). */
-export function corsHeaders(s: ReverseproxyService, origin: string | undefined): Record<string, string> | undefined {
+export function corsHeaders(s: CorsSettings, origin: string | undefined): Record<string, string> | undefined {
   if (!s.cors.enable || !origin) return undefined;
   const any = s.cors.origins.includes('*');
   if (!any && !s.cors.origins.includes(origin)) return undefined;
@@ -100,8 +134,8 @@ export function corsHeaders(s: ReverseproxyService, origin: string | undefined):
   };
 }
 
-/** Cache-Control of the service's answers (undefined: leave the back end's). */
-export function cacheControl(s: ReverseproxyService): string | undefined {
+/** Cache-Control of the site's answers (undefined: leave the back end's). */
+export function cacheControl(s: CacheSettings): string | undefined {
   if (s.cache.mode === 'noStore') return 'no-store';
   if (s.cache.mode === 'maxAge') return `public, max-age=${s.cache.maxAge}`;
   return undefined;

@@ -1,8 +1,8 @@
-// A rule's live figures (status.traffic): totals as the listener and the helper processes count
-// them, and rates over the time between two samples (the runtime samples once a second). A
-// total that went down (a helper that had not reported its last bytes before it exited, a
-// listener that was bound anew) gives a rate of 0, never a negative one.
-import type { ReverseproxyTraffic } from '@lucky/shared';
+// A listener's live figures (the web service shows them as a rule's status.traffic): totals as
+// the listener and the handlers count them (helper processes included, where they serve), and
+// rates over the time between two samples (the owner samples once a second). A total that went
+// down (a helper that had not reported its last bytes before it exited, a listener that was
+// bound anew) gives a rate of 0, never a negative one.
 
 export interface TrafficTotals {
   connections: number;
@@ -11,11 +11,18 @@ export interface TrafficTotals {
   bytesOut: number;
 }
 
+/** The totals and their rates per second over the last sample (ReverseproxyTraffic has this shape). */
+export interface TrafficFigures extends TrafficTotals {
+  requestRate: number;
+  rateIn: number;
+  rateOut: number;
+}
+
 /** Milliseconds from a monotonic clock; injectable for unit tests. */
 export type Clock = () => number;
 
 export class TrafficMeter {
-  figures: ReverseproxyTraffic = {
+  figures: TrafficFigures = {
     connections: 0,
     requests: 0,
     bytesIn: 0,

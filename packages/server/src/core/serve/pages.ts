@@ -1,6 +1,4 @@
-import type { ServerResponse } from 'node:http';
-import { REVERSEPROXY_VARIABLES, type ReverseproxyVariable } from '@lucky/shared';
-import type { AnyResponse } from './listener.js';
+import type { ServeResponse } from './request.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -20,7 +18,7 @@ const esc = (s: string) =>
 
 /** A small HTML page with the status: rejections are never an empty 200 (ancestor bug §6.7). */
 export function sendPage(
-  res: AnyResponse,
+  res: ServeResponse,
   status: number,
   detail = '',
   headers: Record<string, string> = {},
@@ -32,7 +30,7 @@ export function sendPage(
   }
   const title = `${status} ${TITLES[status] ?? 'Error'}`;
   const body = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif;text-align:center;padding-top:10vh"><h1>${title}</h1>${detail ? `<p>${esc(detail)}</p>` : ''}<hr><small>Lucky</small></body></html>\n`;
-  (res as ServerResponse).writeHead(status, {
+  res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     'cache-control': 'no-store',
@@ -40,16 +38,4 @@ export function sendPage(
   });
   if (head) res.end();
   else res.end(body);
-}
-
-/** The values `expandVars` fills in, one per name the shared list documents. */
-export type RequestVars = Record<ReverseproxyVariable, string>;
-
-const VARIABLES: ReadonlySet<string> = new Set(REVERSEPROXY_VARIABLES);
-
-/** Replace `{name}` (and the ancestor's `#{name}`) by the request's values; unknown names stay. */
-export function expandVars(template: string, vars: RequestVars): string {
-  return template.replace(/#?\{([A-Za-z]+)\}/g, (all, name: string) =>
-    VARIABLES.has(name) ? String(vars[name as keyof RequestVars]) : all,
-  );
 }

@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
-import type http from 'node:http';
 import type { FileEntry } from './fileCache.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
 import { sendPage } from './pages.js';
+import type { ServeRequest, ServeResponse } from './request.js';
 
 /** Read size for files streamed from disk: large reads keep big downloads near disk speed. */
 const STREAM_CHUNK = 512 * 1024;
@@ -15,7 +14,7 @@ function etagMatches(header: string, etag: string): boolean {
 }
 
 /** 304 per RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since. */
-function notModified(req: AnyRequest, e: FileEntry): boolean {
+function notModified(req: ServeRequest, e: FileEntry): boolean {
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string') return etagMatches(inm, e.etag);
   const ims = req.headers['if-modified-since'];
@@ -49,7 +48,7 @@ export function parseRange(header: string, size: number): [number, number] | 'un
 }
 
 /** `If-Range`: the range applies only while the file is still the one the client has part of. */
-function rangeStillValid(req: AnyRequest, e: FileEntry): boolean {
+function rangeStillValid(req: ServeRequest, e: FileEntry): boolean {
   const ifRange = req.headers['if-range'];
   if (typeof ifRange !== 'string') return true;
   if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return false; // weak tags never match here
@@ -62,8 +61,8 @@ function rangeStillValid(req: AnyRequest, e: FileEntry): boolean {
  * body from memory when the cache holds it, else streamed from disk with back-pressure.
  */
 export function sendFileEntry(
-  req: AnyRequest,
-  res: AnyResponse,
+  req: ServeRequest,
+  res: ServeResponse,
   e: FileEntry,
   extraHeaders: Record<string, string>,
 ): void {
@@ -75,10 +74,9 @@ export function sendFileEntry(
     'cache-control': 'public, max-age=0',
     ...extraHeaders,
   };
-  const out = res as http.ServerResponse;
   if (notModified(req, e)) {
-    out.writeHead(304, headers);
-    out.end();
+    res.writeHead(304, headers);
+    res.end();
     return;
   }
   let start = 0;
@@ -100,19 +98,24 @@ export function sendFileEntry(
   headers['content-type'] = e.contentType;
   headers['content-length'] = String(Math.max(0, end - start + 1));
   if (head || e.size === 0) {
-    out.writeHead(status, headers);
-    out.end();
+    res.writeHead(status, headers);
+    res.end();
     return;
   }
   if (e.body) {
-    out.writeHead(status, headers);
-    out.end(start === 0 && end === e.body.length - 1 ? e.body : e.body.subarray(start, end + 1));
+    res.writeHead(status, headers);
+    res.end(start === 0 && end === e.body.length - 1 ? e.body : e.body.subarray(start, end + 1));
     return;
   }
   const stream = createReadStream(e.real, { start, end, highWaterMark: STREAM_CHUNK });
   stream.once('open', () => {
-    out.writeHead(status, headers);
-    stream.pipe(out);
+    res.writeHead(status, headers);
+    // As stream.pipe(res) would: pause while the client is slow, end with the file.
+    stream.on('data', (chunk: Buffer | string) => {
+      if (!res.write(chunk)) stream.pause();
+    });
+    res.on('drain', () => stream.resume());
+    stream.once('end', () => res.end());
   });
   stream.on('error', () => {
     if (!res.headersSent) sendPage(res, 404, '', extraHeaders, head);

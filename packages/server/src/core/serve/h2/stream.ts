@@ -1,7 +1,7 @@
-// One HTTP/2 request as the rule's handlers see it: StreamRequest (fields, body) and
-// StreamResponse (the ServerResponse calls the handlers make, as directHttp1.ts offers for
-// HTTP/1.1). The response object is also the stream's state in the session (session.ts): its
-// send window, queued data and whether each side has ended.
+// One HTTP/2 request as handlers see it: StreamRequest (a ServeRequest, request.ts, plus the
+// body stream) and StreamResponse (a ServeResponse, as directHttp1.ts offers for HTTP/1.1).
+// The response object is also the stream's state in the session (session.ts): its send window,
+// queued data and whether each side has ended.
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { Readable } from 'node:stream';
@@ -50,7 +50,7 @@ export class StreamRequest {
 
   constructor(
     readonly method: string,
-    /** Written once by handler.ts with the canonical target, which is what the back end gets. */
+    /** Written once by the handler with the canonical target (see ServeRequest.url). */
     public url: string,
     readonly headers: Record<string, string>,
     readonly socket: net.Socket,
@@ -196,9 +196,4 @@ export class StreamResponse extends EventEmitter {
     if (!this.closed) this.host.reset(this, code);
     else this.host.released(this);
   }
-}
-
-/** The body of a request for the back-end client: the HTTP/2 body stream, else the request itself. */
-export function bodyOf(req: object): Readable {
-  return (req instanceof StreamRequest ? req.body : req) as Readable;
 }

@@ -130,8 +130,9 @@ export function newParser(type: number): Llhttp {
  * so at start-up it must prove it still parses as we expect: a request with a body, a chunked
  * answer, a HEAD-less answer split across reads, and the strictness we rely on against
  * smuggling (Content-Length together with Transfer-Encoding is an error). When it does not,
- * the web service serves HTTP/1 through node:http (listener.ts) and reaches back ends with
- * node:http's client (nodeHttpBackend.ts): slower, but the same behaviour.
+ * the listener serves HTTP/1 through node:http (listener.ts), and the web service reaches back
+ * ends with node:http's client (modules/reverseproxy/nodeHttpBackend.ts): slower, but the same
+ * behaviour.
  */
 export const llhttpProblem: string | undefined = typeof loaded === 'string' ? loaded : selfTest();
 
