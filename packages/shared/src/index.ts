@@ -11,3 +11,5 @@ export * from './modules/secretText.js';
 // new-module: exports above this line
 export * from './modules.js';
 export * from './net.js';
+export * from './storedConfig.js';
+export * from './timeZones.js';

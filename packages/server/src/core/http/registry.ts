@@ -50,7 +50,8 @@ export const GENERIC_ISSUES = issueKit({});
 export function parseInput<T>(schema: ZodType<T>, input: unknown, issues: IssueKit = GENERIC_ISSUES, prefix = ''): T {
   const r = schema.safeParse(input ?? {});
   if (r.success) return r.data;
-  const issue: FieldIssue<string> = issues.fromZod(r.error.issues[0]);
+  // A number out of range names its whole range: {min, max}.
+  const issue: FieldIssue<string> = issues.fromZod(r.error.issues[0], schema);
   if (prefix && issue.field.startsWith(prefix)) issue.field = issue.field.slice(prefix.length);
   throw fieldFailure(issue);
 }

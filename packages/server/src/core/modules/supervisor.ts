@@ -1,6 +1,6 @@
-import type { Coded, FieldIssue, ModuleKey } from '@lucky/shared';
-import { keepSecrets } from '@lucky/shared';
-import type { ConfigStore } from '../config/store.js';
+import type { ClampedValue, Coded, FieldIssue, ModuleKey } from '@lucky/shared';
+import { keepSecrets, parseStored } from '@lucky/shared';
+import { type ConfigStore, clampedLine } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, fieldFailure } from '../http/reply.js';
 import type { Logger } from '../logs/logger.js';
@@ -68,10 +68,14 @@ export class ModuleSupervisor {
     return this.mustGet(key).def;
   }
 
-  /** The module's stored slice, migrated and parsed (an absent slice parses to the defaults). */
-  configOf<C>(key: ModuleKey): C {
+  /**
+   * The module's stored slice, migrated and parsed (an absent slice parses to the defaults). A
+   * stored number outside a range narrowed since it was saved reads as the nearest bound (logged at
+   * start); what the API writes is checked against the schema itself and refused when out of range.
+   */
+  configOf<C>(key: ModuleKey, onClamp?: (c: ClampedValue) => void): C {
     const def = this.mustGet(key).def;
-    return def.configSchema.parse(migrate(def, this.store.get().modules[key])) as C;
+    return parseStored(def.configSchema, migrate(def, this.store.get().modules[key]), onClamp) as C;
   }
 
   async startAll(): Promise<void> {
@@ -134,7 +138,7 @@ export class ModuleSupervisor {
     const prevStored = this.store.get().modules[key];
     const withSecrets = def.secrets?.length ? keepSecrets(next, migrate(def, prevStored), def.secrets) : next;
     const r = def.configSchema.safeParse(withSecrets);
-    if (!r.success) throw fieldFailure(def.issues.fromZod(r.error.issues[0]));
+    if (!r.success) throw fieldFailure(def.issues.fromZod(r.error.issues[0], def.configSchema));
     const parsed = r.data;
     const issue = this.validate(def, parsed);
     if (issue) throw fieldFailure(issue, issue.code === 'portTaken' ? 409 : 400);
@@ -226,7 +230,7 @@ export class ModuleSupervisor {
     const slot = this.mustGet(key);
     let config: { enabled: boolean };
     try {
-      config = this.configOf(key);
+      config = this.configOf(key, (c) => this.log.warn(clampedLine(`[${key}] modules.${key}.`, c)));
     } catch (err) {
       slot.state = 'error';
       slot.error = `config is invalid: ${(err as Error).message}`;

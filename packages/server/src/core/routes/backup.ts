@@ -3,7 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config/schema.js';
-import { ConfigValidationError, parseConfigDocument } from '../config/store.js';
+import { ConfigValidationError, clampedLine, parseConfigDocument } from '../config/store.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { parseInput } from '../http/registry.js';
@@ -61,7 +61,9 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
       const file = await readUpload(req, MAX_CONFIG_BYTES);
       let config: AppConfig;
       try {
-        config = parseConfigDocument(file.data.toString('utf8'));
+        config = parseConfigDocument(file.data.toString('utf8'), (c) =>
+          core.log.warn(clampedLine('uploaded backup: ', c)),
+        );
       } catch (err) {
         if (err instanceof ConfigValidationError)
           throw badRequest(`not a usable Lucky config: ${err.message}`, 'file', 'notAConfig');
