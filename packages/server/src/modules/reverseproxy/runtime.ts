@@ -128,7 +128,10 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     const rules: Record<string, ReverseproxyRuleStatus> = {};
     for (const [k, s] of this.slots) rules[k] = s.status;
     const failing = Object.values(rules).filter((r) => r.state === 'error').length;
+    // Switched on but with no rule switched on, nothing listens: the module is stopped, not running.
+    const active = Object.values(rules).some((r) => r.state !== 'disabled' && r.state !== 'stopped');
     return {
+      state: active ? ('running' as const) : ('stopped' as const),
       error: failing ? `${failing} rule(s) could not start` : undefined,
       details: { rules: Object.keys(rules).length, failing, helperProcesses: this.plane?.helpers.size ?? 0 },
     };
