@@ -3,7 +3,6 @@
 // edit dialogs for rules and sub rules, batch domain replace, access logs.
 import { PlusOutlined, ReloadOutlined, SwapOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
@@ -16,6 +15,7 @@ import { SubRuleDialog } from './SubRuleDialog';
 import type { RuleView, SubRuleView } from './types';
 import { useReverseproxyActions, useRules } from './useReverseproxy';
 import './reverseproxy.css';
+import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -65,7 +65,7 @@ export default function ReverseproxyScreen() {
         <Space wrap>
           {rules.dataUpdatedAt > 0 && (
             <Typography.Text type="secondary">
-              {t('reverseproxy.updatedAt', { time: dayjs(rules.dataUpdatedAt).format('HH:mm:ss') })}
+              {t('reverseproxy.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
             </Typography.Text>
           )}
           <RefreshControl value={intervalMs} onChange={setIntervalMs} />

@@ -1,19 +1,15 @@
 import { GithubOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Skeleton, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_WEBSITE } from '../../app/constants';
 import { useVersion } from '../../app/queries';
 import { LogoMark } from '../../app/shell/Logo';
+import { formatTime } from '../../components/time';
 import { RemoteVersions } from './RemoteVersions';
 import { useProgramInfo } from './useLocalInfo';
 import { useRemoteCheck } from './useRemoteCheck';
 
-function formatStart(v: string | number | undefined): string {
-  if (v === undefined || v === '') return '-';
-  const d = dayjs(typeof v === 'number' && v < 1e12 ? v * 1000 : v);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm:ss') : String(v);
-}
+const formatStart = (v: string | number | undefined): string => formatTime(v, 'YYYY-MM-DD HH:mm:ss', '-');
 
 export default function AboutScreen() {
   const { t } = useTranslation();

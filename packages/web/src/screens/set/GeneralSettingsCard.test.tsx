@@ -9,7 +9,12 @@ import { renderWithProviders } from '../../test/render';
 import { GeneralSettingsCard } from './GeneralSettingsCard';
 
 let net: FakeFetch;
-const config: BaseConfigureView = { ...baseSettingsSchema.parse({}), passwordIsDefault: false, twoFAEnable: false };
+const config: BaseConfigureView = {
+  ...baseSettingsSchema.parse({}),
+  passwordIsDefault: false,
+  twoFAEnable: false,
+  portOverride: null,
+};
 
 beforeEach(() => {
   net = installFakeFetch();
