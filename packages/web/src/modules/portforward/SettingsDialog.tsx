@@ -9,7 +9,7 @@ import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { fetchSettings, pfKeys, saveSettings } from './api';
 import { errorDuration, errorText, issueOfError, issueText } from './errors';
 import { SpeedInput } from './SpeedInput';
-import { rangeRule } from './validators';
+import { rangeRule, speedRule } from './validators';
 
 export interface SettingsDialogProps {
   open: boolean;
@@ -76,9 +76,8 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     }
   };
 
-  const num = (min: number, max: number, suffix?: string) => (
-    <InputNumber<number> min={min} max={max} precision={0} suffix={suffix} style={{ width: 180 }} />
-  );
+  // No min / max on the input (it would move an entry to the bound unseen): the rules refuse it.
+  const num = (suffix?: string) => <InputNumber<number> precision={0} suffix={suffix} style={{ width: 180 }} />;
 
   return (
     <Modal
@@ -133,7 +132,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.ruleLimitHelp', { used: query.data?.summary.proxies ?? 0 })}
             rules={[rangeRule(t, L.ruleLimit.min, L.ruleLimit.max)]}
           >
-            {num(L.ruleLimit.min, L.ruleLimit.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="maxTcpConnections"
@@ -141,7 +140,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.globalMaxHelp')}
             rules={[rangeRule(t, L.maxTcpConnections.min, L.maxTcpConnections.max)]}
           >
-            {num(L.maxTcpConnections.min, L.maxTcpConnections.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="maxUdpSessions"
@@ -149,7 +148,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.globalMaxHelp')}
             rules={[rangeRule(t, L.maxUdpSessions.min, L.maxUdpSessions.max)]}
           >
-            {num(L.maxUdpSessions.min, L.maxUdpSessions.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="perIpMaxConnections"
@@ -157,12 +156,13 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.perIpMaxGlobalHelp')}
             rules={[rangeRule(t, L.perIpMaxConnections.min, L.perIpMaxConnections.max)]}
           >
-            {num(L.perIpMaxConnections.min, L.perIpMaxConnections.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="connectionSpeedLimit"
             label={t('portforward.connectionSpeedLimit')}
             extra={t('portforward.connectionSpeedLimitHelp')}
+            rules={[speedRule(t)]}
           >
             <SpeedInput />
           </Form.Item>
@@ -172,7 +172,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.connectTimeoutHelp')}
             rules={[rangeRule(t, L.connectTimeoutMs.min, L.connectTimeoutMs.max)]}
           >
-            {num(L.connectTimeoutMs.min, L.connectTimeoutMs.max, t('portforward.unitMs'))}
+            {num(t('portforward.unitMs'))}
           </Form.Item>
         </Form>
       )}

@@ -65,13 +65,7 @@ export function CacheRobotsFields({ prefix }: { prefix: NamePath }) {
         hidden={mode !== 'maxAge'}
         rules={[rangeRule(t, L.cacheMaxAge.min, L.cacheMaxAge.max)]}
       >
-        <InputNumber<number>
-          min={L.cacheMaxAge.min}
-          max={L.cacheMaxAge.max}
-          precision={0}
-          suffix={t('common.unitSecond')}
-          style={{ width: 200 }}
-        />
+        <InputNumber<number> precision={0} suffix={t('common.unitSecond')} style={{ width: 200 }} />
       </Form.Item>
       <Form.Item
         name={r('enable')}

@@ -64,7 +64,7 @@ export function RuleListenerFields() {
         />
       </Form.Item>
       <Form.Item name="port" label={t('reverseproxy.port')} required rules={[rangeRule(t, 1, 65535)]}>
-        <InputNumber<number> min={1} max={65535} precision={0} style={{ width: 160 }} data-testid="rp-port" />
+        <InputNumber<number> precision={0} style={{ width: 160 }} data-testid="rp-port" />
       </Form.Item>
       <Form.Item
         name="firewallAutoAllow"

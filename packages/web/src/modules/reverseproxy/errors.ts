@@ -83,6 +83,8 @@ export function issueOfError(err: unknown): FieldIssue | undefined {
     // "another rule listens on this address and port (<name>)"
     return { field, code, params: { rule: /\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? '' } };
   }
+  // A number out of range: the generic code with its numbers.
+  if (code === 'tooSmall' || code === 'tooBig') return { field, code, params: err.reply.params ?? {} };
   const text = field && msg.startsWith(`${field}: `) ? msg.slice(field.length + 2) : msg;
   // The server names its own messages (`code`); older answers are matched by their text.
   const named = typeof code === 'string' && Object.hasOwn(REVERSEPROXY_MESSAGES, code);
