@@ -24,7 +24,7 @@ describe('filters', () => {
   });
 
   it('basic auth on its paths', () => {
-    const s = svc({ basicAuth: { enable: true, user: 'u', password: 'p:w', paths: ['/admin'] } });
+    const s = svc({ basicAuth: { enabled: true, user: 'u', password: 'p:w', paths: ['/admin'] } });
     expect(basicAuthFails(s, '/public', undefined)).toBe(false);
     expect(basicAuthFails(s, '/admin/x', undefined)).toBe(true);
     expect(basicAuthFails(s, '/admin', basic('u', 'p:w'))).toBe(false);
@@ -32,7 +32,7 @@ describe('filters', () => {
   });
 
   it('basic-auth paths are compared in the canonical form requests are', () => {
-    const s = svc({ basicAuth: { enable: true, user: 'u', password: 'p', paths: ['/%61dmin//area;x'] } });
+    const s = svc({ basicAuth: { enabled: true, user: 'u', password: 'p', paths: ['/%61dmin//area;x'] } });
     expect(basicAuthFails(s, '/admin/area/x', undefined)).toBe(true);
     expect(basicAuthFails(s, '/admin/other', undefined)).toBe(false);
   });
@@ -46,7 +46,7 @@ describe('filters', () => {
   });
 
   it('CORS: default methods, listed origins only', () => {
-    const s = svc({ cors: { enable: true, origins: ['https://a.test'] } });
+    const s = svc({ cors: { enabled: true, origins: ['https://a.test'] } });
     expect(corsHeaders(s, 'https://a.test')?.['access-control-allow-methods']).toBe('POST, GET, PUT, OPTIONS, DELETE');
     expect(corsHeaders(s, 'https://b.test')).toBeUndefined();
     expect(corsHeaders(svc({}), 'https://a.test')).toBeUndefined();

@@ -21,7 +21,7 @@ export interface AccessSettings extends ClientIpSettings {
   ipFilter: { mode: FilterMode; list: readonly string[] };
   uaFilter: { mode: FilterMode; list: readonly string[] };
   basicAuth: {
-    enable: boolean;
+    enabled: boolean;
     user: string;
     password: string;
     /** Path prefixes it covers; empty = the whole site. */
@@ -30,7 +30,7 @@ export interface AccessSettings extends ClientIpSettings {
 }
 
 export interface CorsSettings {
-  cors: { enable: boolean; origins: readonly string[]; methods: readonly string[] };
+  cors: { enabled: boolean; origins: readonly string[]; methods: readonly string[] };
 }
 
 export interface CacheSettings {
@@ -106,7 +106,7 @@ const eq = (a: string, b: string) => {
  */
 export function basicAuthFails(s: AccessSettings, path: string, authorization: string | undefined): boolean {
   const a = s.basicAuth;
-  if (!a.enable || !a.user) return false;
+  if (!a.enabled || !a.user) return false;
   const paths = a.paths.length > 0 ? compile(s).authPaths : a.paths;
   if (paths.length > 0 && !paths.some((p) => underPrefix(path, p))) return false;
   const m = /^Basic\s+(\S+)$/i.exec(authorization ?? '');
@@ -122,7 +122,7 @@ export function basicAuthFails(s: AccessSettings, path: string, authorization: s
 
 /** CORS: the headers to add for `origin` (undefined when CORS is off or the origin is not allowed). */
 export function corsHeaders(s: CorsSettings, origin: string | undefined): Record<string, string> | undefined {
-  if (!s.cors.enable || !origin) return undefined;
+  if (!s.cors.enabled || !origin) return undefined;
   const any = s.cors.origins.includes('*');
   if (!any && !s.cors.origins.includes(origin)) return undefined;
   return {

@@ -23,7 +23,7 @@ import {
 import { StreamRequest, StreamResponse } from '../../core/serve/h2/stream.js';
 import { sendPage } from '../../core/serve/pages.js';
 import type { ServeRequest, ServeResponse } from '../../core/serve/request.js';
-import type { SiteLog, SiteLogs } from './accessLog.js';
+import { logLine, type SiteLog, type SiteLogs } from './accessLog.js';
 import { type Backends, type ProxyContext, proxyRequest, proxyTunnel, proxyUpgrade } from './proxy.js';
 import { hostOf, hostValid, mountFor, type RouteTable, type Site } from './router.js';
 import { expandVars, type RequestVars } from './vars.js';
@@ -148,7 +148,7 @@ function prepare(state: RuleState, req: ServeRequest): Prepared {
 /** The first filter that refuses the request: [status, detail, headers], or undefined. */
 function refusal(p: Prepared, req: ServeRequest): [number, string, Record<string, string>] | undefined {
   if (p.bad) return [400, p.bad.reason, {}];
-  if (!p.s.enable) return [404, '', {}];
+  if (!p.s.enabled) return [404, '', {}];
   if (!ipAllowed(p.s, p.vars.clientIP)) return [403, 'Your address may not use this site.', {}];
   if (!uaAllowed(p.s, p.vars.userAgent)) return [403, 'Your client may not use this site.', {}];
   if (basicAuthFails(p.s, p.match, req.headers.authorization))
@@ -194,7 +194,7 @@ export function createHandlers(getState: () => RuleState) {
       );
     });
     handle(p, req, res).catch((err: Error) => {
-      p.log?.error(`handler error: ${err.message}`);
+      logLine(p.log, 2, 'handlerError', { detail: err.message });
       if (!res.headersSent) sendPage(res, 500, '');
       else res.destroy();
     });
@@ -210,18 +210,20 @@ export function createHandlers(getState: () => RuleState) {
     const refused = refusal(p, req);
     if (refused) {
       // A refused target is logged as sent (cut short) with the reason, so the admin sees what was tried.
-      const what = p.bad ? `${(req.url ?? '').slice(0, 256)} (${p.bad.reason})` : p.vars.url;
-      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${what}`);
+      const at = { status: refused[0], client: p.vars.clientIP, method: p.vars.method, host: p.host };
+      if (p.bad)
+        logLine(p.log, 3, 'refusedTarget', { ...at, url: (req.url ?? '').slice(0, 256), reason: p.bad.reason });
+      else logLine(p.log, 3, 'refused', { ...at, url: p.vars.url });
       return sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
     }
-    if (req.method === 'OPTIONS' && p.s.cors.enable && req.headers['access-control-request-method']) {
+    if (req.method === 'OPTIONS' && p.s.cors.enabled && req.headers['access-control-request-method']) {
       const cors = corsHeaders(p.s, req.headers.origin);
       if (!cors) return sendPage(res, 403, 'Origin not allowed.');
       res.writeHead(204, { ...extra, 'content-length': '0' });
       res.end();
       return;
     }
-    if (p.s.robots.enable && p.match === '/robots.txt') {
+    if (p.s.robots.enabled && p.match === '/robots.txt') {
       if (req.method === 'OPTIONS') {
         res.writeHead(200, { allow: 'GET, HEAD, OPTIONS', 'content-length': '0' });
         res.end();
@@ -263,7 +265,7 @@ export function createHandlers(getState: () => RuleState) {
       case 'text':
         return sendText(res, expandVars(s.text, p.vars), s.textContentType, extra, head);
       case 'close':
-        p.log?.debug(`closed the connection of ${p.vars.clientIP}`);
+        logLine(p.log, 5, 'closed', { client: p.vars.clientIP });
         if (res.stream) res.stream.close();
         else req.socket.destroy();
         return;
@@ -276,7 +278,7 @@ export function createHandlers(getState: () => RuleState) {
     const notHere = p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0;
     const status = refused?.[0] ?? (req.headers[':protocol'] !== 'websocket' ? 501 : notHere ? 404 : 0);
     if (status) {
-      p.log?.warn(`refused websocket ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
+      logLine(p.log, 3, 'refusedWebsocket', { status, client: p.vars.clientIP, host: p.host, url: p.vars.url });
       return sendPage(res, status, refused?.[1] ?? '', refused?.[2] ?? {});
     }
     return proxyTunnel(req, res, proxyContext(getState(), p, {}));
@@ -291,7 +293,7 @@ export function createHandlers(getState: () => RuleState) {
     const status =
       refused?.[0] ?? (p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0 ? 404 : 0);
     if (status) {
-      p.log?.warn(`refused upgrade ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
+      logLine(p.log, 3, 'refusedUpgrade', { status, client: p.vars.clientIP, host: p.host, url: p.vars.url });
       const extraHeader = status === 401 ? 'WWW-Authenticate: Basic realm="Authorization Required"\r\n' : '';
       socket.end(
         `HTTP/1.1 ${status} ${UPGRADE_TITLES[status] ?? 'Not Found'}\r\n${extraHeader}Content-Length: 0\r\nConnection: close\r\n\r\n`,
@@ -316,8 +318,7 @@ function proxyContext(state: RuleState, p: Prepared, extra: Record<string, strin
     scheme: p.scheme,
     host: p.host,
     responseHeaders: extra,
-    onError: (text) => p.log?.error(text),
-    onInfo: (text) => p.log?.info(text),
+    log: (level, code, params) => logLine(p.log, level, code, params),
   };
 }
 

@@ -39,10 +39,14 @@ class RelayLog implements SiteLog {
   wants(level: RuleLogLevel): boolean {
     return this.keeps && level <= this.level;
   }
-  private add(level: RuleLogLevel, text: string): void {
+  private add(level: RuleLogLevel, text: string, code?: string, params?: Record<string, unknown>): void {
     if (!this.wants(level)) return;
     if (pending.length >= MAX_PENDING_LINES) dropped++;
-    else pending.push([this.ruleKey, this.siteKey, level, text, Date.now()]);
+    else if (code === undefined) pending.push([this.ruleKey, this.siteKey, level, text, Date.now()]);
+    else pending.push([this.ruleKey, this.siteKey, level, text, Date.now(), code, params]);
+  }
+  coded(level: RuleLogLevel, code: string, params: Record<string, unknown>, text: string) {
+    this.add(level, text, code, params);
   }
   error(text: string) {
     this.add(2, text);

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type net from 'node:net';
-import type { ReverseproxyService } from '@lucky/shared';
+import type { ReverseproxyLogCode, ReverseproxyService } from '@lucky/shared';
 import { isAdminTarget, RELAY_HEADER, relayValue } from '../../core/http/adminRelay.js';
+import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
 import { DirectResponse } from '../../core/serve/directHttp1.js';
 import { peerIsTrusted } from '../../core/serve/filters.js';
 import { StreamRequest, type StreamResponse } from '../../core/serve/h2/stream.js';
@@ -116,8 +117,8 @@ export interface ProxyContext {
   host: string;
   /** Added to the answer (CORS, cache, custom headers). */
   responseHeaders: Record<string, string>;
-  onError(text: string): void;
-  onInfo(text: string): void;
+  /** A line in the site's log, as code + params (REVERSEPROXY_LOG; accessLog.ts logLine). */
+  log(level: RuleLogLevel, code: ReverseproxyLogCode, params: Record<string, unknown>): void;
 }
 
 /**
@@ -128,20 +129,20 @@ function attemptFailed(
   ctx: ProxyContext,
   target: Target,
   err: Error,
-  what: string,
+  what: 'proxyError' | 'websocketError',
   answered = false,
 ): string | undefined {
   const { code, message } = err as NodeJS.ErrnoException;
-  ctx.onError(`${what} ${`${target.origin}: ${code ?? ''} ${message}`.trim()}`);
+  ctx.log(2, what, { origin: target.origin, detail: `${code ?? ''} ${message}`.trim() });
   const pause = answered ? 0 : noteFailure(target, code);
   if (pause && ctx.service.targets.length > 1)
-    ctx.onError(`back end ${target.origin} unreachable (${code}): the others go first for ${pause / 1000} s`);
+    ctx.log(2, 'backendUnreachable', { origin: target.origin, errno: code, seconds: pause / 1000 });
   return code;
 }
 
 /** The back end answered: if it had been unreachable, it takes its turn again. */
 function backendAnswered(ctx: ProxyContext, target: Target): void {
-  if (noteAnswer(target) && ctx.service.targets.length > 1) ctx.onInfo(`back end ${target.origin} answers again`);
+  if (noteAnswer(target) && ctx.service.targets.length > 1) ctx.log(4, 'backendBack', { origin: target.origin });
 }
 
 /**
@@ -326,7 +327,7 @@ export async function proxyRequest(req: ServeRequest, res: ServeResponse, ctx: P
   const s = ctx.service;
   const { hasBody, bodyLength, refused } = bodyFraming(req);
   if (refused) {
-    ctx.onError(`refused ${refused[0]}: ${refused[1]}`);
+    ctx.log(2, 'refusedBody', { status: refused[0], reason: refused[1] });
     return sendPage(res, refused[0], refused[1], ctx.responseHeaders, req.method === 'HEAD');
   }
   let clientGone = false;
@@ -357,7 +358,7 @@ export async function proxyRequest(req: ServeRequest, res: ServeResponse, ctx: P
     });
     if (attempt?.answered) backendAnswered(ctx, target);
     if (!err || clientGone) return; // answered, or nobody is left to answer
-    const code = attemptFailed(ctx, target, err, 'proxy error', attempt?.answered);
+    const code = attemptFailed(ctx, target, err, 'proxyError', attempt?.answered);
     requestFault = REQUEST_ERRORS.has(String(code));
     // Fail over only while nothing was answered and nothing of the request body was read.
     const bodyUntouched = !hasBody || !req.readableDidRead;
@@ -400,9 +401,7 @@ export async function proxyUpgrade(
   const s = ctx.service;
   const key = req.headers['sec-websocket-key'];
   if (String(req.headers.upgrade).toLowerCase() !== 'websocket' || typeof key !== 'string' || !key) {
-    ctx.onError(
-      `refused upgrade to ${JSON.stringify(String(req.headers.upgrade)).slice(0, 40)}: only WebSocket is passed on`,
-    );
+    ctx.log(2, 'refusedUpgradeType', { upgrade: JSON.stringify(String(req.headers.upgrade)).slice(0, 40) });
     socket.end(
       'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\n\r\nOnly WebSocket upgrades are passed on.\n',
     );
@@ -438,7 +437,7 @@ export async function proxyUpgrade(
       socket.pipe(up.socket);
       return;
     } catch (err) {
-      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
+      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocketError')))) break;
     }
   }
   socket.end(
@@ -503,7 +502,7 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       upstream.resume();
       return;
     } catch (err) {
-      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
+      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocketError')))) break;
     }
   }
   if (!res.closed) sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders);

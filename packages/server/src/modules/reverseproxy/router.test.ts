@@ -2,8 +2,8 @@ import { reverseproxyDefaultRuleSchema, reverseproxySubRuleSchema } from '@lucky
 import { describe, expect, it } from 'vitest';
 import { hostOf, hostValid, RouteTable } from './router.js';
 
-const sub = (key: string, domains: string[], pathPrefix = '/', enable = true) =>
-  reverseproxySubRuleSchema.parse({ key, domains, pathPrefix, enable, serviceType: 'text' });
+const sub = (key: string, domains: string[], pathPrefix = '/', enabled = true) =>
+  reverseproxySubRuleSchema.parse({ key, domains, pathPrefix, enabled, serviceType: 'text' });
 
 describe('router', () => {
   it('strips ports, brackets and trailing dots from the host', () => {

@@ -51,7 +51,7 @@ export class RouteTable {
   constructor(rule: Pick<ReverseproxyRule, 'subRules' | 'defaultRule'>) {
     this.fallback = { key: 'default', service: rule.defaultRule, pathPrefix: '/' };
     for (const sub of rule.subRules) {
-      if (!sub.enable) continue;
+      if (!sub.enabled) continue;
       const site = siteOf(sub);
       for (const d of sub.domains) {
         const map = d.startsWith('*.') ? this.wildcard : this.exact;
