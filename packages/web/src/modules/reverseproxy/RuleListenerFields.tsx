@@ -37,7 +37,7 @@ export function RuleListenerFields() {
           data-testid="rp-rule-name"
         />
       </Form.Item>
-      <Form.Item name="enable" label={t('reverseproxy.ruleSwitch')} valuePropName="checked">
+      <Form.Item name="enabled" label={t('reverseproxy.ruleSwitch')} valuePropName="checked">
         <Switch />
       </Form.Item>
       <Form.Item name="listenTypes" label={t('reverseproxy.listenTypes')} extra={t(`reverseproxy.listenHelp_${types}`)}>

@@ -8,10 +8,10 @@ import {
   isCidrOrIp,
   REVERSEPROXY_LIMITS,
   type ReverseproxyService,
+  type ReverseproxyServiceView,
   reverseproxyDefaultRuleSchema,
 } from '@lucky/shared';
 import type { Issue } from './errors';
-import type { ServiceView } from './types';
 
 const L = REVERSEPROXY_LIMITS;
 
@@ -22,10 +22,12 @@ export type NamePath = (string | number)[];
 /** A fresh service: the schema's own defaults. */
 export const newServiceValues = (): ServiceValues => reverseproxyDefaultRuleSchema.parse({});
 
-/** The form values of a listed service: the masked password stays empty, `passwordSet` is dropped. */
-export function serviceToValues(s: ServiceView): ServiceValues {
-  const { passwordSet: _set, ...basicAuth } = s.basicAuth;
-  return { ...newServiceValues(), ...s, basicAuth: { ...basicAuth, password: '' } };
+/**
+ * The form values of a listed service. Its secrets read as SECRET_MASK (the password whole, a
+ * credential header value in its secret part): sent back unchanged they keep the stored values.
+ */
+export function serviceToValues(s: ReverseproxyServiceView): ServiceValues {
+  return { ...newServiceValues(), ...s };
 }
 
 /** Trimmed entries without blanks and repeats. */
@@ -122,8 +124,8 @@ export function checkMountDir(dir: string | undefined): Issue | undefined {
   return (dir ?? '').trim() ? undefined : { code: 'mountDirRequired' };
 }
 
-export function checkBasicAuthUser(enable: boolean | undefined, user: string | undefined): Issue | undefined {
-  return enable && !(user ?? '').trim() ? { code: 'basicAuthUserRequired' } : undefined;
+export function checkBasicAuthUser(enabled: boolean | undefined, user: string | undefined): Issue | undefined {
+  return enabled && !(user ?? '').trim() ? { code: 'basicAuthUserRequired' } : undefined;
 }
 
 // ---- where a field lives ----------------------------------------------------------------------
