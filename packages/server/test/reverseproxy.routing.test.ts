@@ -209,7 +209,7 @@ describe('API', () => {
     const file = stored();
     const bad = [
       [{ port, address: '1.2.3' }, 'address', 'invalid listening address format', 'listenAddressInvalid', {}],
-      [{ port: 70000 }, 'port', 'at most 65535', 'tooBig', { max: 65535 }],
+      [{ port: 70000 }, 'port', '65535', 'tooBig', { max: 65535 }],
       [
         { subRules: [{ domains: [], targets: [a.url] }] },
         'subRules.0.domains',
