@@ -6,7 +6,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PdnsPeer, query, startPdns } from '../packages/server/test/ddns-peers.js';
+import { type PdnsPeer, query, startPdns } from '../packages/server/test/dns-peers.js';
 import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 type Json = any;
 
 import { type Ddns, ipEcho, startDdns, statuses } from './ddns-helpers.js';
-import { type BindPeer, query, startBind } from './ddns-peers.js';
+import { type BindPeer, query, startBind } from './dns-peers.js';
 
 const SECOND = 50;
 const INTERVAL_MS = 30 * SECOND;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 type Json = any;
 
 import { countingProxy, type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
-import { type PdnsPeer, query, startPdns } from './ddns-peers.js';
+import { type PdnsPeer, query, startPdns } from './dns-peers.js';
 
 const SECOND = 50;
 const INTERVAL_MS = 30 * SECOND;

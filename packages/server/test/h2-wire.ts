@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import net from 'node:net';
 import tls from 'node:tls';
-import { HpackDecoder } from '../src/modules/reverseproxy/h2/hpack.js';
+import { HpackDecoder } from '../src/core/serve/h2/hpack.js';
 
 // ---- wire constants (RFC 9113 §6, §7), written out here rather than taken from the engine ----
 

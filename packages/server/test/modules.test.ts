@@ -1,3 +1,4 @@
+import { BUILT_MODULES, issueKit } from '@lucky/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModuleDefinition } from '../src/core/modules/types.js';
@@ -8,10 +9,18 @@ let s: TestServer;
 afterEach(async () => s?.close());
 
 /** A module with a port-like setting that fails to apply when `fail` is set. */
-function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<{ value: number; fail: boolean }> {
+type FakeConfig = { enabled: boolean; value: number; fail: boolean; port: number };
+function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<FakeConfig> {
   return {
     key,
-    configSchema: z.object({ value: z.number().int().min(0).default(1), fail: z.boolean().default(false) }),
+    configSchema: z.object({
+      enabled: z.boolean().default(true),
+      value: z.number().int().min(0).default(1),
+      fail: z.boolean().default(false),
+      port: z.number().int().min(0).max(65535).default(0),
+    }),
+    issues: issueKit({}),
+    ports: (c) => (c.port ? [{ proto: 'tcp', port: c.port, owner: { module: key, item: `rule of ${key}` } }] : []),
     createRuntime: (ctx) => {
       let current = 0;
       return {
@@ -34,7 +43,7 @@ function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<{ v
         access: 'token',
         summary: 'test',
         handler: async (req) => {
-          await api.saveConfig(req.body as { value: number; fail: boolean });
+          await api.saveConfig({ ...api.config(), ...(req.body as Partial<FakeConfig>) });
           return { ret: 0 };
         },
       }),
@@ -43,7 +52,7 @@ function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<{ v
 
 describe('module supervisor', () => {
   it('THE list holds the modules whose issues landed (no placeholder modules)', () => {
-    expect(moduleList.map((m) => m.key)).toEqual(['ddns', 'portforward', 'reverseproxy']);
+    expect(moduleList.map((m) => m.key)).toEqual([...BUILT_MODULES]);
   });
 
   it('starts in order, stops in reverse, lists modules, and keeps the previous state when a change fails', async () => {
@@ -55,7 +64,7 @@ describe('module supervisor', () => {
 
     const bad = await s.call('PUT', '/api/ddns/configure', { token, body: { value: -5 } });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ ret: 1, field: 'value' });
+    expect(bad.body).toMatchObject({ ret: 1, field: 'value', code: 'tooSmall', params: { min: 0 } });
     expect(s.server.core.store.get().modules.ddns).toBeUndefined();
 
     const ok = await s.call('PUT', '/api/ddns/configure', { token, body: { value: 7 } });
@@ -64,16 +73,48 @@ describe('module supervisor', () => {
 
     const failed = await s.call('PUT', '/api/ddns/configure', { token, body: { value: 9, fail: true } });
     expect(failed.status).toBe(409);
+    expect(failed.body).toMatchObject({ code: 'applyFailed', params: { detail: 'port 1 is in use' } });
     expect(failed.body.msg).toMatch(/could not be applied: port 1 is in use/);
+    // Apply, then save: the file never holds settings that failed to apply.
+    expect(s.server.core.store.get().modules.ddns).toMatchObject({ value: 7, fail: false });
     const status = (await s.call('GET', '/api/status', { token })).body.data.modules;
-    const ddns = status.find((m: { key: string }) => m.key === 'ddns');
-    expect(ddns.error).toMatch(/port 1 is in use/);
     // The previous settings run again; the other module was never touched.
+    expect(status.find((m: { key: string }) => m.key === 'ddns')).toMatchObject({ state: 'running' });
     expect(events.slice(-2)).toEqual(['ddns:stop', 'ddns:start:7']);
     expect(status.find((m: { key: string }) => m.key === 'wol')).toMatchObject({ state: 'running' });
     expect(events.filter((e) => e.startsWith('wol:'))).toEqual(['wol:start:1']);
 
     await s.server.close();
     expect(events.slice(-2)).toEqual(['wol:stop', 'ddns:stop']);
+  });
+
+  it('refuses a port another module or the admin listener holds, naming the owner, and saves nothing', async () => {
+    const events: string[] = [];
+    s = await startTestServer({ modules: [fakeModule('ddns', events), fakeModule('wol', events)] });
+    const token = await s.login();
+    expect((await s.call('PUT', '/api/ddns/configure', { token, body: { port: 20001 } })).body.ret).toBe(0);
+
+    const clash = await s.call('PUT', '/api/wol/configure', { token, body: { port: 20001 } });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({
+      code: 'portTaken',
+      params: { port: 20001, module: 'ddns', item: 'rule of ddns' },
+    });
+    expect(s.server.core.store.get().modules.wol).toBeUndefined();
+
+    const admin = await s.call('PUT', '/api/wol/configure', { token, body: { port: s.server.port } });
+    expect(admin.body).toMatchObject({ code: 'portTaken', params: { module: 'admin' } });
+
+    // Switched off, a module holds no port: the other may take it.
+    expect(
+      (await s.call('PUT', '/api/modules/ddns/enabled', { token, body: { enabled: false } })).body.status,
+    ).toMatchObject({ state: 'disabled', enabled: false });
+    expect(events.at(-1)).toBe('ddns:stop');
+    expect((await s.call('PUT', '/api/wol/configure', { token, body: { port: 20001 } })).body.ret).toBe(0);
+    const list = (await s.call('GET', '/api/modules/status', { token })).body.list;
+    expect(list.map((m: { key: string; state: string }) => `${m.key}:${m.state}`)).toEqual([
+      'ddns:disabled',
+      'wol:running',
+    ]);
   });
 });

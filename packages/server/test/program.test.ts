@@ -33,13 +33,13 @@ describe('program calls', () => {
     expect(r.data.process.rss).toBeGreaterThan(0);
     expect(r.data.connections.adminHttp).toBeGreaterThanOrEqual(1);
     expect(r.data.interfaces.some((i: { name: string }) => i.name === 'lo')).toBe(true);
-    // THE module list, each with its state: the DDNS runtime runs with its service switch off
-    // (it answers the task list); port forwarding is stopped until switched on; the web service
-    // runs with no rule (nothing listens until a rule is added).
+    // THE module list, each with its true state: DDNS and port forwarding are switched off by
+    // default (`disabled`, never `running`); the web service is on with no rule switched on, so
+    // nothing listens (`stopped`).
     expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual([
-      ['ddns', 'running'],
-      ['portforward', 'stopped'],
-      ['reverseproxy', 'running'],
+      ['ddns', 'disabled'],
+      ['portforward', 'disabled'],
+      ['reverseproxy', 'stopped'],
     ]);
   });
 
@@ -92,9 +92,14 @@ describe('program calls', () => {
 
   it('service control reports clearly where systemd is absent', async () => {
     const r = await s.call('PUT', '/api/lucky/service?option=status', { token });
-    // This test machine has no systemd (a container); a clear ret 4 with the reason.
-    expect(r.body.ret).toBe(4);
+    // This test machine has no systemd (a container): the status is a state with the reason, not
+    // an error; a change is refused with ret 4 and the reason.
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ret: 0, status: 'unsupported' });
     expect(r.body.msg).toMatch(/systemd/);
+    const install = await s.call('PUT', '/api/lucky/service?option=install', { token });
+    expect(install.status).toBe(409);
+    expect(install.body).toMatchObject({ ret: 4, code: 'serviceUnsupported' });
     const bad = await s.call('PUT', '/api/lucky/service?option=explode', { token });
     expect(bad.body).toMatchObject({ ret: 1, field: 'option' });
   });

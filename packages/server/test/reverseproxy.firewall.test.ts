@@ -43,9 +43,9 @@ describe('firewall auto-allow', () => {
     expect(opened().join('\n')).toContain(`--dport ${other} `);
     expect(opened().join('\n')).not.toContain(`--dport ${port} `);
 
-    expect((await rp.call('PUT', `/api/reverseproxy/rules/${key}/enable`, { enable: false })).body.ret).toBe(0);
+    expect((await rp.call('PUT', `/api/reverseproxy/rules/${key}/enable`, { enabled: false })).body.ret).toBe(0);
     expect(opened()).toEqual([]);
-    expect((await rp.call('PUT', `/api/reverseproxy/rules/${key}/enable`, { enable: true })).body.ret).toBe(0);
+    expect((await rp.call('PUT', `/api/reverseproxy/rules/${key}/enable`, { enabled: true })).body.ret).toBe(0);
     expect(opened()).toHaveLength(1);
     // Switched off in the rule: closed, the rule keeps serving.
     const off = await rp.call('PUT', `/api/reverseproxy/rules/${key}`, {
@@ -74,7 +74,11 @@ describe('firewall auto-allow', () => {
       });
       expect(rule.status.state).toBe('running');
       expect(rule.status.warnings).toEqual([
-        expect.stringMatching(/^the host firewall could not be opened for this port: iptables/),
+        expect.objectContaining({
+          code: 'firewallFailed',
+          params: expect.objectContaining({ port, detail: expect.stringMatching(/^iptables/) }),
+          text: expect.stringMatching(/^the host firewall could not be opened for this port: iptables/),
+        }),
       ]);
     } finally {
       await failing.close();

@@ -1,4 +1,4 @@
-// The web service's own HTTP/2 engine (src/modules/reverseproxy/h2/) on the wire, against RFC 9113.
+// The web service's own HTTP/2 engine (src/core/serve/h2/) on the wire, against RFC 9113.
 // Raw h2c over a net socket with frames and HPACK built by hand: the server preface, SETTINGS and
 // PING, connection errors (bad preface, oversized frame, even stream id, interrupted header block,
 // endless CONTINUATION, WINDOW_UPDATE of 0 or beyond 2^31-1), malformed requests reset on their

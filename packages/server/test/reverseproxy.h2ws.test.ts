@@ -189,7 +189,7 @@ beforeAll(async () => {
       {
         domains: ['auth.test'],
         targets: [wsUrl],
-        basicAuth: { enable: true, user: 'u', password: 'p', paths: [] },
+        basicAuth: { enabled: true, user: 'u', password: 'p', paths: [] },
       },
       { domains: ['dead.test'], targets: [`http://127.0.0.1:${deadPort}`] },
       { domains: ['fake.test'], targets: [`http://127.0.0.1:${(badAccept.address() as net.AddressInfo).port}`] },

@@ -219,13 +219,13 @@ describe('web service helper processes', () => {
   it('close the helper’s connections of a rule that is switched off', async () => {
     const held = await Promise.all(Array.from({ length: 4 }, () => holdPlain('p.test')));
     expect(new Set(await settledOwners(port, 4))).toEqual(new Set([process.pid, helperPid]));
-    const off = await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/enable`, { enable: false });
+    const off = await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/enable`, { enabled: false });
     expect(off.body.ret).toBe(0);
     await Promise.all(held.map((h) => h.closed));
     expect(await owners(port)).toEqual([]);
     // With no rule left the helper was stopped; switching the rule on starts a new one (eager pool).
     expect(await gone(helperPid)).toBe(true);
-    expect((await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/enable`, { enable: true })).body.ret).toBe(0);
+    expect((await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/enable`, { enabled: true })).body.ret).toBe(0);
     expect((await get(port, '/', 't.test')).body).toBe('second');
     await helperReady();
     const again = await Promise.all(Array.from({ length: 4 }, () => holdPlain('t.test')));

@@ -43,7 +43,7 @@ beforeAll(async () => {
         name: 'auth',
         domains: ['auth.test'],
         targets: [a.url],
-        basicAuth: { enable: true, user: 'u', password: 'p', paths: ['/private'] },
+        basicAuth: { enabled: true, user: 'u', password: 'p', paths: ['/private'] },
       }),
       sub({
         name: 'ipblock',
@@ -62,13 +62,13 @@ beforeAll(async () => {
         name: 'cors',
         domains: ['cors.test'],
         targets: [a.url],
-        cors: { enable: true, origins: ['https://app.test'] },
+        cors: { enabled: true, origins: ['https://app.test'] },
       }),
       sub({
         name: 'robots',
         domains: ['robots.test'],
         targets: [a.url],
-        robots: { enable: true, text: 'User-agent: *\nDisallow: /x\n' },
+        robots: { enabled: true, text: 'User-agent: *\nDisallow: /x\n' },
       }),
       sub({
         name: 'hdr',
@@ -84,7 +84,7 @@ beforeAll(async () => {
         targets: [a.url],
         clientIp: { fromHeaders: true, trustedProxies: ['127.0.0.1'] },
       }),
-      sub({ name: 'off', domains: ['off.test'], targets: [a.url], enable: false }),
+      sub({ name: 'off', domains: ['off.test'], targets: [a.url], enabled: false }),
     ],
   });
   ruleKey = key;
@@ -205,42 +205,74 @@ describe('routing', () => {
 describe('API', () => {
   it('refuses bad input with ret≠0 and the field, saving nothing', async () => {
     const before = (await rp.call('GET', '/api/reverseproxy/rules')).body.list.length;
+    const stored = () => JSON.stringify(rp.s.server.core.store.get().modules.reverseproxy);
+    const file = stored();
     const bad = [
-      [{ port, address: '1.2.3' }, 'address', 'invalid listening address format', 'listenAddressInvalid'],
-      [{ port: 70000 }, 'port', '', undefined],
-      [{ subRules: [{ domains: [], targets: [a.url] }] }, 'subRules.0.domains', 'cannot be empty', 'domainRequired'],
+      [{ port, address: '1.2.3' }, 'address', 'invalid listening address format', 'listenAddressInvalid', {}],
+      [{ port: 70000 }, 'port', '65535', 'tooBig', { max: 65535 }],
+      [
+        { subRules: [{ domains: [], targets: [a.url] }] },
+        'subRules.0.domains',
+        'cannot be empty',
+        'domainRequired',
+        {},
+      ],
       [
         { subRules: [{ domains: ['  '], targets: [a.url] }] },
         'subRules.0.domains',
         'cannot be empty',
         'domainRequired',
+        {},
       ],
-      [{ subRules: [{ domains: ['x.test'], targets: ['ftp://x'] }] }, 'subRules.0.targets.0', '', 'targetInvalid'],
-      [{ defaultRule: { log: { capacity: 102401 } } }, 'defaultRule.log.capacity', '', undefined],
-      [{ defaultRule: { log: { showLatest: 0 } } }, 'defaultRule.log.showLatest', '', undefined],
-      [{ defaultRule: { log: { level: 7 } } }, 'defaultRule.log.level', '', undefined],
+      [
+        { subRules: [{ domains: ['x.test'], targets: ['ftp://x'] }] },
+        'subRules.0.targets.0',
+        'ftp://x',
+        'targetInvalid',
+        { token: 'ftp://x' },
+      ],
+      [
+        { defaultRule: { serviceType: 'files', mounts: [{ dir: '' }] } },
+        'defaultRule.mounts.0.dir',
+        'directory',
+        'mountDirRequired',
+        {},
+      ],
+      [{ defaultRule: { log: { capacity: 102401 } } }, 'defaultRule.log.capacity', '', 'tooBig', { max: 102400 }],
+      [{ defaultRule: { log: { showLatest: 0 } } }, 'defaultRule.log.showLatest', '', 'tooSmall', { min: 1 }],
+      [{ defaultRule: { log: { level: 7 } } }, 'defaultRule.log.level', '', 'tooBig', { max: 6 }],
     ] as const;
-    for (const [body, field, msg, code] of bad) {
+    for (const [body, field, msg, code, params] of bad) {
       const r = await rp.call('POST', '/api/reverseproxy/rules', body);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body.ret, JSON.stringify(r.body)).not.toBe(0);
-      expect(r.body.field).toBe(field);
-      // The module's own messages carry their key for the browser's translation.
-      expect(r.body.code).toBe(code);
+      // The field, the code the browser translates and its params; English text for API users.
+      expect(r.body).toMatchObject({ field, code, params });
       if (msg) expect(r.body.msg).toContain(msg);
     }
     const batch = await rp.call('POST', '/api/reverseproxy/domains/replace', { oldDomain: '', newDomain: 'x.test' });
-    expect(batch.body).toMatchObject({ ret: 1, code: 'batchDomainRequired' });
-    const clash = await rp.call('POST', '/api/reverseproxy/rules', { address: '127.0.0.1', port });
+    expect(batch.body).toMatchObject({ ret: 1, field: 'oldDomain', code: 'batchDomainRequired' });
+    const clash = await rp.call('POST', '/api/reverseproxy/rules', { name: 'other', address: '127.0.0.1', port });
     expect(clash.status).toBe(409);
-    expect(clash.body.field).toBe('port');
+    expect(clash.body).toMatchObject({ field: 'port', code: 'portConflict', params: { rule: 'main' } });
+    // The admin port belongs to the core: the port registry refuses it, naming the owner.
+    const admin = await rp.call('POST', '/api/reverseproxy/rules', { port: rp.s.server.port });
+    expect(admin.status).toBe(409);
+    expect(admin.body).toMatchObject({ field: 'port', code: 'portTaken', params: { module: 'admin' } });
+    const missing = await rp.call('PUT', '/api/reverseproxy/rules/noSuchRule0', { port });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'ruleNotFound' });
     expect((await rp.call('GET', '/api/reverseproxy/rules')).body.list.length).toBe(before);
+    // Nothing of it reached the file.
+    expect(stored()).toBe(file);
   });
 
-  it('never shows basic-auth passwords; an edit without one keeps the stored password', async () => {
+  it('never shows basic-auth passwords; an edit that sends the mask back keeps the stored password', async () => {
     const rule = (await rp.call('GET', `/api/reverseproxy/rules/${ruleKey}`)).body.rule;
     expect(JSON.stringify(rule)).not.toContain('"password":"p"');
     const auth = rule.subRules.find((x: { name: string }) => x.name === 'auth');
-    expect(auth.basicAuth).toMatchObject({ user: 'u', password: '', passwordSet: true });
+    expect(auth.basicAuth).toMatchObject({ user: 'u', password: '******' });
+    expect(auth.basicAuth.passwordSet).toBeUndefined();
     const { key, status: _s, lastLogs: _l, ...edited } = { ...auth, name: 'auth2' };
     const r = await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/subrules/${key}`, edited);
     expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
@@ -277,7 +309,7 @@ describe('API', () => {
     expect((await get(port, '/', 'new.test')).body).toBe('hello GET');
     const subKey = add.body.rule.subRules.find((x: { name: string }) => x.name === 'new').key;
     expect(
-      (await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/subrules/${subKey}/enable`, { enable: false })).body
+      (await rp.call('PUT', `/api/reverseproxy/rules/${ruleKey}/subrules/${subKey}/enable`, { enabled: false })).body
         .ret,
     ).toBe(0);
     expect((await get(port, '/', 'new.test')).body).toMatch(/^default/);
@@ -313,8 +345,13 @@ describe('API', () => {
       const r = await rp.call('POST', '/api/reverseproxy/rules', { address: '127.0.0.1', port: busy, http3: true });
       expect(r.body.ret).toBe(0);
       expect(r.body.rule.status.state).toBe('error');
-      expect(r.body.rule.status.error).toMatch(/EADDRINUSE/);
-      expect(r.body.rule.status.warnings.join(' ')).toMatch(/HTTP\/3/);
+      // Coded (the UI translates it) with the English text; the port is tried again.
+      expect(r.body.rule.status.reason).toMatchObject({ code: 'portInUse', params: { port: busy } });
+      expect(r.body.rule.status.reason.text).toMatch(/EADDRINUSE/);
+      expect(r.body.rule.status.retryAt).toBeGreaterThan(Date.now());
+      expect(r.body.rule.status.warnings).toEqual([
+        expect.objectContaining({ code: 'http3Unsupported', text: expect.stringMatching(/HTTP\/3/) }),
+      ]);
       expect((await get(port, '/', 'a.test')).status).toBe(200);
       expect((await rp.call('DELETE', `/api/reverseproxy/rules/${r.body.key}`)).body.ret).toBe(0);
     } finally {

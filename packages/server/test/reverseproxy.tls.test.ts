@@ -229,7 +229,7 @@ describe('TLS', () => {
         {
           domains: ['one.test'],
           targets: [sum.url],
-          basicAuth: { enable: true, user: 'u', password: 'p', paths: ['/private'] },
+          basicAuth: { enabled: true, user: 'u', password: 'p', paths: ['/private'] },
         },
         { domains: ['x.two.test'], serviceType: 'text', text: 'hello over h2' },
       ],

@@ -7,6 +7,12 @@ import {
   TOKEN_LIFETIME_HOURS,
 } from './limits.js';
 import { isCidrOrIp, isHostName, isIp } from './net.js';
+import { isListedTimeZone } from './timeZones.js';
+
+/** English text of the base settings' own validation codes (the schema's message is the code); the browser shows `errors.<code>`. */
+export const BASE_SETTINGS_MESSAGES = {
+  timeZoneUnknown: 'not one of the listed time zones',
+} as const;
 
 /** Connection caps and time-outs of the admin and web service listeners (issue 12 §4). */
 export const CONNECTION_LIMITS = {
@@ -80,6 +86,16 @@ export const baseSettingsSchema = z.object({
     .min(HTTP_CLIENT_TIMEOUT_S.min)
     .max(HTTP_CLIENT_TIMEOUT_S.max)
     .default(HTTP_CLIENT_TIMEOUT_S.default),
+  /**
+   * IANA zone of every time the console shows and, with scheduled tasks, of their schedules; one
+   * of TIME_ZONES. '' (the default) = automatic: the browser's zone on screen, the machine's for
+   * schedules.
+   */
+  timeZone: z
+    .string()
+    .trim()
+    .refine((s) => s === '' || isListedTimeZone(s), 'timeZoneUnknown')
+    .default(''),
   aboutHosts: z
     .array(z.string().trim().url('must be an http(s) URL'))
     .length(3, 'exactly three hosts, the first is the default')
@@ -103,6 +119,11 @@ export type BaseSettings = z.infer<typeof baseSettingsSchema>;
 export interface BaseConfigureView extends BaseSettings {
   passwordIsDefault: boolean;
   twoFAEnable: boolean;
+  /**
+   * The port given with `-p` for this run, else null. It overrides `adminPort` (the saved
+   * setting, used when the program starts without the flag).
+   */
+  portOverride: number | null;
 }
 
 /** PUT /api/baseconfigure: settings, plus an optional password change. */

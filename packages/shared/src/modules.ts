@@ -13,8 +13,23 @@ export const MODULE_KEYS = [
   'filebrowser',
   'storagemanagement',
   'wanji_admin',
+  // new-module: spec keys above this line
 ] as const;
 export type ModuleKey = (typeof MODULE_KEYS)[number];
+
+/**
+ * THE list of modules this build has, in start order. Everything else is derived from it and
+ * checked against it by the type checker: the server's definitions (src/modules/index.ts), the
+ * browser's screens (app/moduleScreens.ts), the tests. A module is listed once its issue is done
+ * (`npm run new-module -- <key>` adds one).
+ */
+export const BUILT_MODULES = [
+  'ddns',
+  'portforward',
+  'reverseproxy',
+  // new-module: keys above this line
+] as const satisfies readonly ModuleKey[];
+export type BuiltModule = (typeof BUILT_MODULES)[number];
 
 /** Fixed order of module routes in the menu (spec section 2). `web` is the route of `reverseproxy`. */
 export const MODULE_ROUTE_ORDER = [
@@ -46,6 +61,7 @@ export const MODULE_ROUTES: Record<ModuleKey, string> = {
   filebrowser: '/filebrowser',
   storagemanagement: '/storagemanagement',
   wanji_admin: 'wanjiadmin',
+  // new-module: routes above this line
 };
 
 /** The network-storage menu group is shown only when one of these is present. */

@@ -56,12 +56,18 @@ export function isJsonString(s: string): boolean {
   }
 }
 
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/** Labels with `_` too (service names such as `_dmarc`, hosts some LANs name `my_nas`). */
+const LABEL_UNDERSCORE = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
+
 /**
  * A DNS host name as a browser sends it in `Host`: letters, digits and `-` in labels of 1-63
  * characters, at most 253 in all; an optional leading `*.` (one label of any name below).
+ * `underscore`: labels may hold `_` as well.
  */
-export function isHostName(s: string): boolean {
+export function isHostName(s: string, opts: { underscore?: boolean } = {}): boolean {
   const name = s.startsWith('*.') ? s.slice(2) : s;
   if (name.length < 1 || name.length > 253) return false;
-  return name.split('.').every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label));
+  const label = opts.underscore ? LABEL_UNDERSCORE : LABEL;
+  return name.split('.').every((l) => label.test(l));
 }

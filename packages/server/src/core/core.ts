@@ -8,13 +8,19 @@ import { hashPassword } from './auth/password.js';
 import { SecondFactor } from './auth/secondFactor.js';
 import { loadJwtSecret, SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
+import { certResolverFor } from './certs/resolver.js';
+import { certStoreFor } from './certs/store.js';
 import { type AppConfig, CONFIG_SCHEMA_VERSION } from './config/schema.js';
 import { ConfigStore } from './config/store.js';
+import { createDnsService } from './dns/index.js';
+import { webLimitsOf } from './http/admission.js';
 import { AuditLog } from './logs/audit.js';
 import { createLogger, type Logger } from './logs/logger.js';
 import { LogRing } from './logs/ring.js';
 import { ModuleSupervisor } from './modules/supervisor.js';
 import type { ModuleDefinition } from './modules/types.js';
+import { HostFirewall } from './net/firewall.js';
+import { PortRegistry } from './net/portRegistry.js';
 import { readVersion } from './version.js';
 
 export const DEFAULT_PASSWORD = '666';
@@ -33,6 +39,8 @@ export interface CoreOptions {
   modules?: ModuleDefinition[];
   /** How this process was started, for the system-service unit. */
   entry?: { execPath: string; args: string[] };
+  /** Run the host firewall's iptables calls in this network namespace (tests; default LUCKY_FIREWALL_NETNS). */
+  firewallNetns?: string;
 }
 
 /** Everything the admin routes and modules share; built once per process. */
@@ -54,6 +62,8 @@ export interface Core {
   /** The login's 2FA check: TOTP without replay, recovery codes spent once. */
   secondFactor: SecondFactor;
   modules: ModuleSupervisor;
+  /** Every listener's port by owner: the admin port and each module's (a clash is refused at save time). */
+  ports: PortRegistry;
   /** Pending 2FA secrets by session id, until confirmed with a code. */
   pendingTwoFA: Map<string, string>;
   requestRestart(): void;
@@ -94,6 +104,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   }));
   const authState = new AuthState(configDir);
   await authState.load();
+  // The core services every module gets through its context (modules/types.ts ModuleServices).
+  const ports = new PortRegistry();
+  const netns = opts.firewallNetns ?? process.env.LUCKY_FIREWALL_NETNS;
+  const services = {
+    certs: certResolverFor(certStoreFor(store)),
+    firewall: new HostFirewall(log.child('firewall'), netns ? ['ip', 'netns', 'exec', netns] : []),
+    ports,
+    webLimits: () => webLimitsOf(store.get().base),
+    dns: createDnsService(),
+  };
   const core: Core = {
     version: opts.version ?? readVersion(),
     configDir,
@@ -109,7 +129,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     hashGate: new FairGate(2),
     authState,
     secondFactor: new SecondFactor(store, authState, log.child('auth')),
-    modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir),
+    modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir, services),
+    ports,
     pendingTwoFA: new Map(),
     requestRestart: () => (opts.onRestart ?? defaultRestart)(),
   };

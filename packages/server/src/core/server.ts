@@ -3,6 +3,7 @@ import { type Core, type CoreOptions, createCore } from './core.js';
 import { adminRelay, setAdminRelay } from './http/adminRelay.js';
 import { type AdminApp, buildAdminApp } from './http/app.js';
 import { registerBackupRoutes } from './routes/backup.js';
+import { registerModuleRoutes } from './routes/modules.js';
 import { registerProgramRoutes } from './routes/program.js';
 import { registerSecurityRoutes } from './routes/security.js';
 import { registerSessionRoutes } from './routes/session.js';
@@ -30,6 +31,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
   registerBackupRoutes(r, core);
   registerSystemRoutes(r, core);
   registerCertRoutes(r, core);
+  registerModuleRoutes(r, core);
   for (const key of core.modules.keys()) core.modules.registerRoutes(key, r);
   await admin.app.ready();
 
@@ -37,6 +39,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
   const bound = await listenDualStack(admin, port, opts.host);
   // A fresh secret per process: our web service hands the real client to this port with it.
   const relay = setAdminRelay({ port: bound });
+  core.ports.set('admin', [{ proto: 'tcp', port: bound, host: opts.host ?? '', owner: { module: 'admin' } }]);
   core.log.info(
     `Lucky ${core.version} listening on http(s)://${opts.host ?? '[::]'}:${bound} (config dir ${core.configDir})`,
   );

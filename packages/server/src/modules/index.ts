@@ -1,12 +1,24 @@
+import { BUILT_MODULES, type BuiltModule } from '@lucky/shared';
 import type { ModuleDefinition } from '../core/modules/types.js';
 import { ddnsModule } from './ddns/index.js';
 import { portforwardModule } from './portforward/index.js';
 import { reverseproxyModule } from './reverseproxy/index.js';
 
+// new-module: imports above this line
+
 /**
- * THE list of modules, in start order. A module appears here only when its
- * issue is done: absent modules are absent from /api/modules/list too, so the
- * browser shows no placeholder screens.
+ * Each module of THE list (BUILT_MODULES in packages/shared/src/modules.ts) with its definition:
+ * the type requires one for every key, and nothing else. Absent modules are absent from
+ * /api/modules/list too, so the browser shows no placeholder screens.
  */
 // biome-ignore lint/suspicious/noExplicitAny: each module has its own config type
-export const modules: ModuleDefinition<any>[] = [ddnsModule, portforwardModule, reverseproxyModule];
+const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
+  ddns: ddnsModule,
+  portforward: portforwardModule,
+  reverseproxy: reverseproxyModule,
+  // new-module: definitions above this line
+};
+
+/** The modules in start order (THE list's order). */
+// biome-ignore lint/suspicious/noExplicitAny: each module has its own config type
+export const modules: ModuleDefinition<any>[] = BUILT_MODULES.map((key) => DEFINITIONS[key]);

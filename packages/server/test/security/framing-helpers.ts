@@ -4,7 +4,7 @@
 // that sends fields a real client library refuses to send.
 import net from 'node:net';
 import tls from 'node:tls';
-import { HpackDecoder } from '../../src/modules/reverseproxy/h2/hpack.js';
+import { HpackDecoder } from '../../src/core/serve/h2/hpack.js';
 import { frame as h2frame, hpackStr, PREFACE } from '../h2-wire.js';
 
 export interface Seen {

@@ -6,7 +6,7 @@
 // file: no other session may keep the sweeper running.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { H2Session } from '../../src/modules/reverseproxy/h2/session.js';
+import { H2Session } from '../../src/core/serve/h2/session.js';
 import { getBlock, H2Client, headersFrame } from '../h2-wire.js';
 
 const timeouts = { prefaceMs: 10_000, headerMs: 10_000, idleMs: 2_500, sendMs: 10_000, requestMs: 10_000 };

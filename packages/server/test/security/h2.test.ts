@@ -1,4 +1,4 @@
-// Attacks on the web service's own HTTP/2 engine (src/modules/reverseproxy/h2/), raw frames over
+// Attacks on the web service's own HTTP/2 engine (src/core/serve/h2/), raw frames over
 // h2c and TLS against a real server: the CVE classes nghttp2 and h2o fixed (CONTINUATION flood,
 // HPACK bomb, rapid reset and "MadeYouReset", PING / SETTINGS / PRIORITY / empty DATA floods,
 // WINDOW_UPDATE overflow, stream-id exhaustion, table-size update abuse, a huge peer table size,
@@ -8,8 +8,8 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { H2Session } from '../../src/modules/reverseproxy/h2/session.js';
-import type { StreamRequest, StreamResponse } from '../../src/modules/reverseproxy/h2/stream.js';
+import { H2Session } from '../../src/core/serve/h2/session.js';
+import type { StreamRequest, StreamResponse } from '../../src/core/serve/h2/stream.js';
 import { b64, makeCert } from '../certs-helpers.js';
 import {
   authorityField,

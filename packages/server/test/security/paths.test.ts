@@ -154,7 +154,7 @@ beforeAll(async () => {
     res.end('BACKEND');
   });
   port = await freePort();
-  const authOn = { enable: true, user: 'u', password: 'p', paths: ['/admin'] };
+  const authOn = { enabled: true, user: 'u', password: 'p', paths: ['/admin'] };
   await rp.addRule({
     port,
     http2: true,

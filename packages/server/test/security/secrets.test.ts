@@ -109,7 +109,7 @@ beforeAll(async () => {
   const service = {
     serviceType: 'proxy',
     targets: [back.url],
-    basicAuth: { enable: true, user: 'u', password: S },
+    basicAuth: { enabled: true, user: 'u', password: S },
     requestHeaders: [
       { name: 'X-Auth-Token', value: S },
       { name: 'X-Plain', value: 'visible' },
@@ -243,10 +243,12 @@ describe('secrets on read', () => {
     expect(t.ipSource.urls).toEqual([`${echo.url}?key=******`]);
     const r = (await ok('GET', `/api/reverseproxy/rules/${keys.rp}`)).rule;
     expect(r.defaultRule.requestHeaders).toEqual([
-      { name: 'X-Auth-Token', value: '', valueSet: true },
+      { name: 'X-Auth-Token', value: '******' },
       { name: 'X-Plain', value: 'visible' },
     ]);
-    expect(r.defaultRule.basicAuth).toMatchObject({ password: '', passwordSet: true });
+    expect(r.subRules[0].requestHeaders).toEqual([{ name: 'Authorization', value: 'Bearer ******' }]);
+    expect(r.defaultRule.basicAuth).toMatchObject({ password: '******' });
+    expect(r.defaultRule.basicAuth.passwordSet).toBeUndefined();
     expect(r.defaultRule.customConfig).toBe('proxy_set_header X-Api-Key "******";\nadd_header X-Shown visible');
   });
 });

@@ -2,8 +2,11 @@
 // schemas, request and response shapes. A rule is one listener; its sub rules route by
 // front-end domain and path prefix; the default rule answers what no sub rule takes.
 import { z } from 'zod';
-import { isCidrOrIp, isIp, isIpv4 } from '../net.js';
+import { type CodedText, fillTemplate, type LogEntryView } from '../contract/coded.js';
+import { moduleSwitchShape } from '../contract/switch.js';
+import { isCidrOrIp, isHostName, isIp, isIpv4 } from '../net.js';
 import { CUSTOM_CONFIG_LIMITS, parseCustomConfig } from './customConfig.js';
+import { issueKit } from './fieldIssue.js';
 
 export * from './customConfig.js';
 
@@ -32,42 +35,80 @@ export const FILTER_MODES = ['off', 'whitelist', 'blacklist'] as const;
 export const REDIRECT_CODES = [301, 302, 303, 307, 308] as const;
 export const CACHE_MODES = ['default', 'noStore', 'maxAge'] as const;
 
-/** English text of the validation messages (the spec's own wording where it has one). */
+/**
+ * The module's issue codes (the zod messages of its schemas) with their English text (the
+ * spec's own wording where it has one; `{name}` is filled from the issue's params). The UI
+ * shows `reverseproxy.err_<code>`.
+ */
 export const REVERSEPROXY_MESSAGES = {
   listenAddressInvalid: 'invalid listening address format',
   domainRequired: "the sub rule's domain name cannot be empty",
-  domainInvalid: 'not a domain name (exact, or *. wildcard)',
+  domainInvalid: 'not a domain name (exact, or *. wildcard): {token}',
   batchDomainRequired: 'old and new domain cannot be empty',
   targetRequired: 'a reverse proxy needs at least one back-end address',
-  targetInvalid: 'back-end address must be http(s)://host[:port][/path]',
+  targetInvalid: 'back-end address must be http(s)://host[:port][/path]: {token}',
   redirectTargetRequired: 'the redirect target cannot be empty',
   mountRequired: 'a file server needs at least one mount',
+  mountDirRequired: 'a local mount needs a directory',
   mountPathInvalid: 'mount path must start with / and contain no ..',
-  cidrInvalid: 'not an IP address or CIDR',
+  cidrInvalid: 'not an IP address or CIDR: {token}',
   pathPrefixInvalid: 'path prefix must start with /',
-  headerInvalid: 'invalid header name',
+  headerInvalid: 'invalid header name: {token}',
   basicAuthUserRequired: 'basic auth needs a user',
+  /** A header value sent with more masks than the stored value has secrets. */
+  secretMaskUnmatched: 'the masked value does not match the stored one: type the value again',
   ruleNotFound: 'no such rule',
   subRuleNotFound: 'no such sub rule',
-  portConflict: 'another rule listens on this address and port',
+  portConflict: 'another rule ({rule}) listens on this address and port',
   networkAddressFamily: 'the listening address does not fit the network type (IPv4/IPv6)',
-  customConfigUnknown: 'custom config: unknown directive',
-  customConfigArgs: 'custom config: wrong number of values for this directive',
-  customConfigHeader: 'custom config: invalid or reserved header name',
-  customConfigVariable: 'custom config: variables ($name) are not expanded; write the value itself',
-  customConfigSyntax: 'custom config: unbalanced quotes or a control character',
-  customConfigMask: 'custom config: a ****** no longer matches a stored secret; type the value again',
+  customConfigUnknown: 'custom config, line {line}: unknown directive {token}',
+  customConfigArgs: 'custom config, line {line}: wrong number of values for {token}',
+  customConfigHeader: 'custom config, line {line}: invalid or reserved header name {token}',
+  customConfigVariable: 'custom config, line {line}: variables are not expanded ({token}); write the value itself',
+  customConfigSyntax: 'custom config, line {line}: unbalanced quotes or a control character',
 } as const;
 export type ReverseproxyMessage = keyof typeof REVERSEPROXY_MESSAGES;
+export type ReverseproxyIssueCode = ReverseproxyMessage;
+export const reverseproxyIssues = issueKit(REVERSEPROXY_MESSAGES);
 
-/** Notes a rule's `status.warnings` carries; the web shows its own translation of each. */
-export const REVERSEPROXY_WARNINGS = {
+/**
+ * Why a rule does not serve, and the notes its status carries, as codes with English text
+ * (`{name}` from the params). The UI shows `reverseproxy.reason_<code>`. A listener that cannot
+ * bind reports the core's bind reasons (portInUse, portPermission, addressMissing, bindFailed).
+ */
+export const REVERSEPROXY_REASONS = {
   http3Unsupported: 'HTTP/3 is not supported by this runtime; HTTP/1.1 and HTTP/2 serve',
-  /** Followed by ": " and the reason (no iptables, not root, …). */
-  firewallFailed: 'the host firewall could not be opened for this port',
+  firewallFailed: 'the host firewall could not be opened for this port: {detail}',
   noCertificate: 'no certificate is stored: HTTPS handshakes fail',
+  moduleDisabled: 'the web service is switched off',
+  rulesFailing: '{count} rule(s) could not start',
 } as const;
-export type ReverseproxyWarning = keyof typeof REVERSEPROXY_WARNINGS;
+export type ReverseproxyReasonCode = keyof typeof REVERSEPROXY_REASONS;
+
+/** A reason of this module with its English text. */
+export function reverseproxyReason(code: ReverseproxyReasonCode, params: Record<string, unknown> = {}): CodedText {
+  return { code, params, text: fillTemplate(REVERSEPROXY_REASONS[code], params) };
+}
+
+/**
+ * Codes of the lines the web service writes into a site's log (besides the access line itself,
+ * which is data: address, method, URL, status, time). The UI shows `reverseproxy.log_<code>`.
+ */
+export const REVERSEPROXY_LOG = {
+  refused: 'refused {status} [{client}] {method} {host}{url}',
+  refusedTarget: 'refused {status} [{client}] {method} {host}{url} ({reason})',
+  refusedWebsocket: 'refused websocket {status} [{client}] {host}{url}',
+  refusedUpgrade: 'refused upgrade {status} [{client}] {host}{url}',
+  refusedUpgradeType: 'refused upgrade to {upgrade}: only WebSocket is passed on',
+  refusedBody: 'refused {status}: {reason}',
+  closed: 'closed the connection of {client}',
+  handlerError: 'handler error: {detail}',
+  proxyError: 'proxy error {origin}: {detail}',
+  websocketError: 'websocket proxy error {origin}: {detail}',
+  backendUnreachable: 'back end {origin} unreachable ({errno}): the others go first for {seconds} s',
+  backendBack: 'back end {origin} answers again',
+} as const;
+export type ReverseproxyLogCode = keyof typeof REVERSEPROXY_LOG;
 
 /** Request values that targets, redirect targets and texts expand as `{name}` (or the ancestor's `#{name}`). */
 export const REVERSEPROXY_VARIABLES = [
@@ -85,16 +126,12 @@ export const REVERSEPROXY_VARIABLES = [
 ] as const;
 export type ReverseproxyVariable = (typeof REVERSEPROXY_VARIABLES)[number];
 
-const M = REVERSEPROXY_MESSAGES;
 const L = REVERSEPROXY_LIMITS;
+type Code = ReverseproxyIssueCode;
 
-const HOST_LABELS = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
-/** Front-end domain: exact host name or IP, or `*.` + host name (one level). */
-export const isFrontDomain = (d: string): boolean => {
-  const s = d.toLowerCase();
-  if (s.startsWith('*.')) return HOST_LABELS.test(s.slice(2));
-  return HOST_LABELS.test(s) || isIp(s);
-};
+/** Front-end domain: exact host name (`_` allowed) or IP, or `*.` + host name (one level). */
+export const isFrontDomain = (d: string): boolean =>
+  isHostName(d, { underscore: true }) || (!d.startsWith('*.') && isIp(d));
 
 const BACKEND_URL = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:(\d{1,5}))?(\/[^\s?#]*)?$/i;
 /** Back-end address: `http(s)://host[:port][/path]`. */
@@ -107,13 +144,21 @@ export function isBackendUrl(s: string): boolean {
 const int = (r: { min: number; max: number; default: number }) =>
   z.number().int().min(r.min).max(r.max).default(r.default);
 const str = (max = 4096) => z.string().trim().max(max);
-const cidrList = z.array(z.string().trim().refine(isCidrOrIp, M.cidrInvalid)).max(L.list.max).default([]);
 
-const headerPair = z.object({
-  name: z
+/** A string check whose issue names the offending entry (`{token}`) with the module's code. */
+const entry = (ok: (s: string) => boolean, code: Code) =>
+  z
     .string()
     .trim()
-    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, M.headerInvalid),
+    .superRefine((s, ctx) => {
+      if (!ok(s)) ctx.addIssue({ code: 'custom', message: code, params: { token: s } });
+    });
+
+const cidrList = z.array(entry(isCidrOrIp, 'cidrInvalid')).max(L.list.max).default([]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const headerPair = z.object({
+  name: entry((n) => HEADER_NAME.test(n), 'headerInvalid'),
   value: str(),
 });
 
@@ -123,7 +168,7 @@ const mountSchema = z.object({
     .string()
     .trim()
     .default('/')
-    .refine((p) => p.startsWith('/') && !p.split('/').includes('..'), M.mountPathInvalid),
+    .refine((p) => p.startsWith('/') && !p.split('/').includes('..'), 'mountPathInvalid'),
   /** Local directory (type `local`; `store` mounts come with the storage module). */
   type: z.enum(['local', 'store']).default('local'),
   dir: str(),
@@ -133,11 +178,11 @@ const mountSchema = z.object({
 /** Everything a sub rule (and the default rule) does with a request. */
 const serviceShape = {
   name: str(L.name.max).default(''),
-  enable: z.boolean().default(true),
+  enabled: z.boolean().default(true),
   remark: str(256).default(''),
   serviceType: z.enum(SERVICE_TYPES).default('proxy'),
   // reverse proxy
-  targets: z.array(z.string().trim().refine(isBackendUrl, M.targetInvalid)).max(L.targets.max).default([]),
+  targets: z.array(entry(isBackendUrl, 'targetInvalid')).max(L.targets.max).default([]),
   /** Send the client's Host to the back end (else the back end's own host). */
   keepHost: z.boolean().default(true),
   backendSkipVerify: z.boolean().default(false),
@@ -170,20 +215,20 @@ const serviceShape = {
     .default({ fromHeaders: false, trustedProxies: [], addForwardedHeaders: true }),
   basicAuth: z
     .object({
-      enable: z.boolean().default(false),
+      enabled: z.boolean().default(false),
       user: str(128).default(''),
       password: z.string().max(256).default(''),
       /** Path prefixes it covers; empty = the whole sub rule. */
       paths: z.array(str(1024)).max(64).default([]),
     })
-    .default({ enable: false, user: '', password: '', paths: [] }),
+    .default({ enabled: false, user: '', password: '', paths: [] }),
   ipFilter: z.object({ mode: z.enum(FILTER_MODES).default('off'), list: cidrList }).default({ mode: 'off', list: [] }),
   uaFilter: z
     .object({ mode: z.enum(FILTER_MODES).default('off'), list: z.array(str(512)).max(L.list.max).default([]) })
     .default({ mode: 'off', list: [] }),
   cors: z
     .object({
-      enable: z.boolean().default(false),
+      enabled: z.boolean().default(false),
       /** `*` or exact origins. */
       origins: z.array(str(512)).max(256).default(['*']),
       methods: z
@@ -191,13 +236,16 @@ const serviceShape = {
         .max(16)
         .default([...DEFAULT_CORS_METHODS]),
     })
-    .default({ enable: false, origins: ['*'], methods: [...DEFAULT_CORS_METHODS] }),
+    .default({ enabled: false, origins: ['*'], methods: [...DEFAULT_CORS_METHODS] }),
   cache: z
     .object({ mode: z.enum(CACHE_MODES).default('default'), maxAge: int(L.cacheMaxAge) })
     .default({ mode: 'default', maxAge: L.cacheMaxAge.default }),
   robots: z
-    .object({ enable: z.boolean().default(false), text: z.string().max(65536).default('User-agent: *\nDisallow: /\n') })
-    .default({ enable: false, text: 'User-agent: *\nDisallow: /\n' }),
+    .object({
+      enabled: z.boolean().default(false),
+      text: z.string().max(65536).default('User-agent: *\nDisallow: /\n'),
+    })
+    .default({ enabled: false, text: 'User-agent: *\nDisallow: /\n' }),
   /** Added to the request towards the back end. */
   requestHeaders: z.array(headerPair).max(64).default([]),
   /** Added to every answer. */
@@ -215,7 +263,7 @@ const serviceShape = {
       if (!r.ok)
         ctx.addIssue({
           code: 'custom',
-          message: M[r.problem.code],
+          message: r.problem.code,
           params: { line: r.problem.line, token: r.problem.token },
         });
     }),
@@ -239,44 +287,36 @@ type ServiceLike = {
   targets: string[];
   redirectTarget: string;
   mounts: { dir: string; type: string }[];
-  basicAuth: { enable: boolean; user: string };
+  basicAuth: { enabled: boolean; user: string };
 };
 
 function checkService(s: ServiceLike, ctx: z.RefinementCtx): void {
-  if (s.serviceType === 'proxy' && s.targets.length === 0)
-    ctx.addIssue({ code: 'custom', path: ['targets'], message: M.targetRequired });
+  const issue = (path: (string | number)[], message: Code) => ctx.addIssue({ code: 'custom', path, message });
+  if (s.serviceType === 'proxy' && s.targets.length === 0) issue(['targets'], 'targetRequired');
   if ((s.serviceType === 'redirect' || s.serviceType === 'jump') && !s.redirectTarget)
-    ctx.addIssue({ code: 'custom', path: ['redirectTarget'], message: M.redirectTargetRequired });
+    issue(['redirectTarget'], 'redirectTargetRequired');
   if (s.serviceType === 'files') {
-    if (s.mounts.length === 0) ctx.addIssue({ code: 'custom', path: ['mounts'], message: M.mountRequired });
+    if (s.mounts.length === 0) issue(['mounts'], 'mountRequired');
     s.mounts.forEach((m, i) => {
-      if (m.type === 'local' && !m.dir)
-        ctx.addIssue({ code: 'custom', path: ['mounts', i, 'dir'], message: M.mountRequired });
+      if (m.type === 'local' && !m.dir) issue(['mounts', i, 'dir'], 'mountDirRequired');
     });
   }
-  if (s.basicAuth.enable && !s.basicAuth.user)
-    ctx.addIssue({ code: 'custom', path: ['basicAuth', 'user'], message: M.basicAuthUserRequired });
+  if (s.basicAuth.enabled && !s.basicAuth.user) issue(['basicAuth', 'user'], 'basicAuthUserRequired');
 }
 
 const subRuleShape = {
   ...serviceShape,
   domains: z
-    .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .refine((d) => d === '' || isFrontDomain(d), M.domainInvalid),
-    )
+    .array(entry((d) => d === '' || isFrontDomain(d), 'domainInvalid').transform((d) => d.toLowerCase()))
     .max(L.domains.max)
     .default([])
     .transform((a) => a.filter(Boolean))
-    .refine((a) => a.length > 0, M.domainRequired),
+    .refine((a) => a.length > 0, 'domainRequired'),
   pathPrefix: z
     .string()
     .trim()
     .default('/')
-    .refine((p) => p.startsWith('/'), M.pathPrefixInvalid),
+    .refine((p) => p.startsWith('/'), 'pathPrefixInvalid'),
 };
 
 const KEY = /^[A-Za-z0-9_-]{1,32}$/;
@@ -294,14 +334,14 @@ export const reverseproxyDefaultRuleSchema = z.object(serviceShape).superRefine(
 
 const ruleShape = {
   name: str(L.name.max).default(''),
-  enable: z.boolean().default(true),
+  enabled: z.boolean().default(true),
   listenTypes: z.enum(LISTEN_TYPES).default('http'),
   /** '' = every address. */
   address: z
     .string()
     .trim()
     .default('')
-    .refine((a) => a === '' || isIp(a.replace(/^\[|\]$/g, '')), M.listenAddressInvalid),
+    .refine((a) => a === '' || isIp(a.replace(/^\[|\]$/g, '')), 'listenAddressInvalid'),
   port: z.number().int().min(1).max(65535).default(16666),
   network: z.enum(NETWORK_TYPES).default('tcp'),
   /** Open the port in the host firewall (iptables / ip6tables) while the rule runs. */
@@ -326,7 +366,7 @@ function checkListener(r: { address: string; network: NetworkType }, ctx: z.Refi
   const a = r.address.replace(/^\[|\]$/g, '');
   if (!a || r.network === 'tcp' || !isIp(a)) return;
   if (isIpv4(a) !== (r.network === 'tcp4'))
-    ctx.addIssue({ code: 'custom', path: ['address'], message: M.networkAddressFamily });
+    ctx.addIssue({ code: 'custom', path: ['address'], message: 'networkAddressFamily' });
 }
 
 export const reverseproxyRuleInputSchema = z
@@ -344,18 +384,51 @@ export const reverseproxyRuleSchema = z
   .superRefine(checkListener);
 
 export const reverseproxyConfigSchema = z.object({
+  /** Module switch (run by the supervisor): off, no rule listens; their settings stay. */
+  ...moduleSwitchShape(true),
   rules: z.array(reverseproxyRuleSchema).default([]),
 });
 
+/** Whole-value secrets of the slice: read as SECRET_MASK, kept when sent back so. */
+export const REVERSEPROXY_SECRETS = [
+  'rules.*.defaultRule.basicAuth.password',
+  'rules.*.subRules.*.basicAuth.password',
+] as const;
+
+/**
+ * Header values towards the back end and the custom config: free text masked in its secret
+ * parts only (a credential header's value, a token-like value; shared/modules/secretText.ts,
+ * and customConfigPieces for the directives), so `X-Plain: visible` stays readable and
+ * `Authorization: Bearer ******` shows its scheme.
+ */
+export const REVERSEPROXY_FREE_TEXT_SECRETS = [
+  'rules.*.defaultRule.requestHeaders.*.value',
+  'rules.*.subRules.*.requestHeaders.*.value',
+  'rules.*.defaultRule.customConfig',
+  'rules.*.subRules.*.customConfig',
+] as const;
+
 export const reverseproxyBatchDomainSchema = z.object({
-  oldDomain: z.string().trim().toLowerCase().min(1, M.batchDomainRequired),
-  newDomain: z.string().trim().toLowerCase().min(1, M.batchDomainRequired).refine(isFrontDomain, M.domainInvalid),
+  oldDomain: z.string().trim().toLowerCase().min(1, 'batchDomainRequired'),
+  newDomain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, 'batchDomainRequired')
+    .superRefine((d, ctx) => {
+      if (!isFrontDomain(d)) ctx.addIssue({ code: 'custom', message: 'domainInvalid', params: { token: d } });
+    }),
 });
+
+/** The site of a rule's default rule in log calls (`site=`) and in `lastLogs`; sub rules go by their key. */
+export const REVERSEPROXY_DEFAULT_SITE = 'default';
 
 export const reverseproxyLogsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(1000).default(50),
   order: z.enum(['newest', 'oldest']).default('newest'),
+  /** A sub rule key, or `default`. */
+  site: z.string().min(1).max(64).default(REVERSEPROXY_DEFAULT_SITE),
 });
 
 export type ReverseproxyService = z.infer<typeof reverseproxyDefaultRuleSchema>;
@@ -365,14 +438,21 @@ export type ReverseproxyRule = z.infer<typeof reverseproxyRuleSchema>;
 export type ReverseproxyRuleInput = z.input<typeof reverseproxyRuleInputSchema>;
 export type ReverseproxyConfig = z.infer<typeof reverseproxyConfigSchema>;
 
-/** `running`: listening; `error`: could not start (see `error`); `disabled`: switched off. */
+/**
+ * `running`: listening; `error`: cannot listen (see `reason`; a taken port or a missing address
+ * is tried again, `retryAt`); `stopped`: not running (the module is off: reason moduleDisabled);
+ * `disabled`: the rule is switched off.
+ */
 export type ReverseproxyRuleState = 'running' | 'error' | 'stopped' | 'disabled';
 
 export interface ReverseproxyRuleStatus {
   state: ReverseproxyRuleState;
-  error?: string;
-  /** Notes such as "HTTP/3 is not supported by this runtime". */
-  warnings: string[];
+  /** Why the rule does not serve: code + params + English (portInUse, moduleDisabled, …). */
+  reason?: CodedText;
+  /** When a listener that could not bind is tried again (ms since the epoch). */
+  retryAt?: number;
+  /** Notes such as http3Unsupported (REVERSEPROXY_REASONS), coded like `reason`. */
+  warnings: CodedText[];
   port?: number;
   /** Live figures while the rule listens. */
   traffic?: ReverseproxyTraffic;
@@ -394,9 +474,51 @@ export interface ReverseproxyTraffic {
   rateOut: number;
 }
 
-export interface ReverseproxyLogEntry {
-  seq: number;
-  time: string;
-  level: 2 | 3 | 4 | 5 | 6;
-  text: string;
+// ---- views: what the GET routes answer --------------------------------------------------------
+
+/** A default rule as read: basic-auth password masked whole, credential header values in part. */
+export type ReverseproxyServiceView = ReverseproxyService;
+/** A sub rule as read (masked like the default rule). */
+export type ReverseproxySubRuleView = ReverseproxySubRule;
+
+/** A rule as read: its settings (secrets masked), live status and each site's newest log lines. */
+export interface ReverseproxyRuleView extends ReverseproxyRule {
+  status: ReverseproxyRuleStatus;
+  /** Newest first, `showLatest` per site: `default` and each sub rule key. */
+  lastLogs: Record<string, LogEntryView[]>;
+}
+
+/** GET /api/reverseproxy/rules */
+export interface ReverseproxyListResponse {
+  ret: 0;
+  /** The module switch (PUT /api/modules/reverseproxy/enabled). */
+  enabled: boolean;
+  list: ReverseproxyRuleView[];
+}
+
+/** GET /api/reverseproxy/rules/:key and every call that changes a rule. */
+export interface ReverseproxyRuleResponse {
+  ret: 0;
+  rule: ReverseproxyRuleView;
+}
+
+/** POST /api/reverseproxy/rules: the new rule and its key. */
+export interface ReverseproxyAddRuleResponse extends ReverseproxyRuleResponse {
+  key: string;
+}
+
+/** POST /api/reverseproxy/domains/replace */
+export interface ReverseproxyBatchResponse {
+  ret: 0;
+  /** Sub rules changed. */
+  changed: number;
+}
+
+/** GET /api/reverseproxy/rules/:key/logs */
+export interface ReverseproxyLogsResponse {
+  ret: 0;
+  page: number;
+  pageSize: number;
+  total: number;
+  logs: LogEntryView[];
 }

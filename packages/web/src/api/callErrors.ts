@@ -68,36 +68,3 @@ export function failureOf(err: unknown): Failure | undefined {
   };
   return { ret, msg, field, code, params: { ...rest, ...params } };
 }
-
-/** Codes any schema can produce (`shared/src/modules/fieldIssue.ts`); `common.err_<code>` has their text. */
-export const GENERIC_CODES: ReadonlySet<string> = new Set([
-  'tooSmall',
-  'tooBig',
-  'invalidType',
-  'invalidValue',
-  'invalid',
-]);
-
-/**
- * A failure in the user's language: `<ns>.err_<code>` (its `…Plain` form when the entry it could
- * name is unknown), else the generic code's `common.err_<code>`, else the core's `errors.<code>`,
- * else the server's own text without its `field: ` prefix. Numbers a text wants but the failure
- * lacks show as `?`; a list of values reads `a, b`.
- */
-export function failureText(t: Translate, exists: (key: string) => boolean, ns: string, f: Failure): string {
-  const vars: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(f.params ?? {})) vars[k] = Array.isArray(v) ? v.join(', ') : v;
-  if (f.code) {
-    const keys = [
-      ...(vars.token ? [] : [`${ns}.err_${f.code}Plain`]),
-      `${ns}.err_${f.code}`,
-      ...(GENERIC_CODES.has(f.code) ? [`common.err_${f.code}`] : []),
-      `errors.${f.code}`,
-    ];
-    const key = keys.find(exists);
-    if (key) return t(key, vars).replace(/\{\{\s*[\w.]+\s*\}\}/g, '?');
-  }
-  const msg = (f.msg ?? '').trim();
-  const own = f.field && msg.startsWith(`${f.field}: `) ? msg.slice(f.field.length + 2) : msg;
-  return own || t('common.requestFailed', { ret: f.ret ?? 1 });
-}

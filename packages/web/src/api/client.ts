@@ -22,14 +22,28 @@ export interface ApiReply {
   field?: string;
   /** Names the message so it can be shown in the user's language (`errors.<code>`). */
   code?: string;
+  /** The code's numbers, e.g. `{min, max}` of a refused number. */
+  params?: Record<string, unknown>;
 }
 
-/** The server's message in the user's language: `errors.<code>` when the locale has it, else its `msg`. */
+/**
+ * The server's message in the user's language: `errors.<code>` (or the generic `common.err_<code>`)
+ * when the locale has it, else its `msg`. A number refused as too small / too big with both ends
+ * of its range reads as the range (`errors.outOfRange`).
+ */
 export function replyText(reply: ApiReply | undefined): string | undefined {
   if (reply?.code) {
-    const key = `errors.${reply.code}`;
-    const text = hooks.t(key, reply as unknown as Record<string, unknown>);
-    if (text && text !== key) return text;
+    const params = reply.params ?? {};
+    const ranged =
+      (reply.code === 'tooSmall' || reply.code === 'tooBig') &&
+      typeof params.min === 'number' &&
+      typeof params.max === 'number';
+    // The program-wide text, then the generic field codes (common.err_tooBig …).
+    const keys = ranged ? ['errors.outOfRange'] : [`errors.${reply.code}`, `common.err_${reply.code}`];
+    for (const key of keys) {
+      const text = hooks.t(key, { ...(reply as unknown as Record<string, unknown>), ...params });
+      if (text && text !== key) return text;
+    }
   }
   return reply?.msg || undefined;
 }

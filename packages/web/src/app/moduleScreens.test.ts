@@ -1,3 +1,4 @@
+import { BUILT_MODULES } from '@lucky/shared';
 import { lazy } from 'react';
 import { describe, expect, it } from 'vitest';
 import { hasModuleScreen, MODULE_SCREENS, type ModuleScreenTable, moduleRoutes } from './moduleScreens';
@@ -6,8 +7,12 @@ const screen = { screen: lazy(async () => ({ default: () => null })) };
 
 describe('module routes', () => {
   it('registers the screens this build has', () => {
-    expect(Object.keys(MODULE_SCREENS)).toEqual(['ddns', 'portforward', 'reverseproxy']);
-    expect(moduleRoutes().map((r) => r.path)).toEqual(['ddns', 'portforward', 'web']);
+    expect(Object.keys(MODULE_SCREENS)).toEqual([...BUILT_MODULES]);
+    expect(
+      moduleRoutes()
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual([...BUILT_MODULES].sort());
     expect(hasModuleScreen('reverseproxy')).toBe(true);
     expect(hasModuleScreen('portforward')).toBe(true);
     expect(hasModuleScreen('ddns')).toBe(true);

@@ -3,7 +3,7 @@
 // are registered only for modules that have a route"). Each screen is lazy, so
 // it is its own chunk; a screen is added as
 //   ddns: { screen: lazy(() => import('../modules/ddns/DdnsScreen')) },
-import { MODULE_ROUTE_ORDER, MODULE_ROUTES, type ModuleKey } from '@lucky/shared';
+import { type BuiltModule, MODULE_ROUTE_ORDER, MODULE_ROUTES, type ModuleKey } from '@lucky/shared';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 export interface ModuleScreen {
@@ -12,10 +12,12 @@ export interface ModuleScreen {
 
 export type ModuleScreenTable = Partial<Record<ModuleKey, ModuleScreen>>;
 
-export const MODULE_SCREENS: ModuleScreenTable = {
+/** One screen for every module of THE list (BUILT_MODULES): the type requires each. */
+export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   ddns: { screen: lazy(() => import('../modules/ddns/DdnsScreen')) },
   portforward: { screen: lazy(() => import('../modules/portforward/PortforwardScreen')) },
   reverseproxy: { screen: lazy(() => import('../modules/reverseproxy/ReverseproxyScreen')) },
+  // new-module: screens above this line
 };
 
 /** Route titles the spec gives module screens (§2); the others have none. */

@@ -1,6 +1,6 @@
 // Shell-level server state. The module list, version and frontend settings
 // calls fail silently (spec §8): the shell then works with what it has.
-import type { FrontendControlResponse, ModulesListResponse, VersionResponse } from '@lucky/shared';
+import type { BaseConfigureView, FrontendControlResponse, ModulesListResponse, VersionResponse } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api/client';
 import { setItem } from '../api/storage';
@@ -9,7 +9,24 @@ export const queryKeys = {
   modules: ['modules'] as const,
   version: ['version'] as const,
   frontend: ['frontendcontroll'] as const,
+  /** GET api/baseconfigure: the settings screen and the shell (display time zone) share it. */
+  baseConfigure: ['baseconfigure'] as const,
 };
+
+export async function fetchBaseConfigure(signal?: AbortSignal, silent = false): Promise<BaseConfigureView> {
+  const r = await get<{ ret: number; baseconfigure: BaseConfigureView }>('api/baseconfigure', { signal, silent });
+  return r.baseconfigure;
+}
+
+/** The base settings for the shell: silent, its failure only means the browser's time zone is used. */
+export function useBaseSettings(enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.baseConfigure,
+    enabled,
+    queryFn: ({ signal }) => fetchBaseConfigure(signal, true),
+    staleTime: 60_000,
+  });
+}
 
 export function useModules(enabled: boolean) {
   return useQuery({

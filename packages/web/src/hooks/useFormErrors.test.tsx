@@ -69,6 +69,11 @@ describe('useFormErrors', () => {
     await screen.findByTestId('name');
     api.show({ field: 'name', code: 'tooBig', params: { max: 5 } });
     expect(await within(itemOf('name')).findByText('不能大于 5')).toBeTruthy();
+    // A number refused with its whole range reads as the range (the core's errors.outOfRange).
+    api.show(
+      refusal({ ret: 1, msg: 'name: must be 1-65535', field: 'name', code: 'tooBig', params: { min: 1, max: 65535 } }),
+    );
+    expect(await within(itemOf('name')).findByText('取值范围 1-65535')).toBeTruthy();
     api.show(refusal({ ret: 1, msg: 'name: something only the server says', field: 'name', code: 'notACode' }));
     expect(await within(itemOf('name')).findByText('something only the server says')).toBeTruthy();
     // The earlier error went: one failure's errors at a time.

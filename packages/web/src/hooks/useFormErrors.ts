@@ -7,12 +7,12 @@
 // it show, and its error goes on when the form registers it. The form tells its watchers about
 // every field that registers, so that is an event, not a timer.
 import { App, Form, type FormInstance } from 'antd';
-import i18next from 'i18next';
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { errorDuration, type Failure, failureOf, failureText } from '../api/callErrors';
+import { errorDuration, type Failure, failureOf, type Translate } from '../api/callErrors';
 import { ApiError } from '../api/client';
+import { codedKey, codedText } from '../i18n/coded';
 
 export type { Failure } from '../api/callErrors';
 export type NamePath = (string | number)[];
@@ -30,6 +30,30 @@ export interface FormErrorsOptions {
   describe?: (failure: Failure) => string | undefined;
   /** Makes these items show before their errors go on: opens folded panels, switches a mode on. */
   reveal?: (names: NamePath[]) => void;
+}
+
+/**
+ * A failure in the user's language through the one coded-text helper (i18n/coded.ts:
+ * `<ns>.err_<code>`, `errors.<code>`, `common.err_<code>`). Before it: a code whose text names the
+ * entry at fault has a `…Plain` text for a failure that does not name it (no `token`), and a number
+ * refused with its whole range reads as the range (`errors.outOfRange`). Numbers a text wants but
+ * the failure lacks show as `?`. A code without a text: the server's own words without their
+ * `field: ` prefix.
+ */
+export function failureText(t: Translate, ns: string, f: Failure): string {
+  const params = f.params ?? {};
+  if (f.code) {
+    const ranged =
+      (f.code === 'tooSmall' || f.code === 'tooBig') &&
+      typeof params.min === 'number' &&
+      typeof params.max === 'number';
+    const plain = `${f.code}Plain`;
+    const code = ranged ? 'outOfRange' : !params.token && codedKey(ns, 'err', plain) ? plain : f.code;
+    if (codedKey(ns, 'err', code)) return codedText(ns, 'err', { code, params }).replace(/\{\{\s*[\w.]+\s*\}\}/g, '?');
+  }
+  const msg = (f.msg ?? '').trim();
+  const own = f.field && msg.startsWith(`${f.field}: `) ? msg.slice(f.field.length + 2) : msg;
+  return own || t('common.requestFailed', { ret: f.ret ?? 1 });
 }
 
 const keyOf = (name: NamePath) => name.join('.');
@@ -94,7 +118,7 @@ export function useFormErrors(form: FormInstance, options: FormErrorsOptions) {
   });
 
   const textOf = useCallback(
-    (f: Failure): string => opts.current.describe?.(f) ?? failureText(t, (k) => i18next.exists(k), opts.current.ns, f),
+    (f: Failure): string => opts.current.describe?.(f) ?? failureText(t, opts.current.ns, f),
     [t],
   );
 

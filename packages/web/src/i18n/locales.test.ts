@@ -11,6 +11,7 @@ import {
   DDNS_WEBHOOK_PRESETS,
   DDNS_WEBHOOK_PROXY_TYPES,
   FORWARD_TYPES,
+  GENERIC_ISSUE_MESSAGES,
   LANGUAGES,
   MODULE_KEYS,
   NETWORK_TYPES,
@@ -20,7 +21,6 @@ import {
   TLS_MODES,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { GENERIC_CODES } from '../api/callErrors';
 import enUS from './en_US.json';
 import zhCN from './zh_CN.json';
 
@@ -106,7 +106,7 @@ describe('locale files', () => {
       ...['task', 'global'].map((x) => `ddns.webhookTarget_${x}`),
       ...Object.keys(REVERSEPROXY_MESSAGES).map((c) => `reverseproxy.err_${c}`),
       ...NETWORK_TYPES.map((x) => `reverseproxy.network_${x}`),
-      ...[...GENERIC_CODES].map((c) => `common.err_${c}`),
+      ...Object.keys(GENERIC_ISSUE_MESSAGES).map((c) => `common.err_${c}`),
       ...['all', 'ok', 'failed'].map((r) => `safe.auditResult_${r}`),
     ];
     expect(dynamic.filter((k) => !zh.has(k) || !en.has(k))).toEqual([]);

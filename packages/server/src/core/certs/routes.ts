@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ConfigStore } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, notFound, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure, notFound } from '../http/reply.js';
 import { CertError, pemFromInput } from './parse.js';
 import { certStoreFor, DuplicateCertError } from './store.js';
 
@@ -38,7 +39,7 @@ export function registerCertRoutes(r: RouteRegistry, core: { store: ConfigStore 
     summary: 'Certificates: add a PEM certificate chain and its private key',
     body: addBody,
     handler: async (req) => {
-      const body = parseWith(addBody, req.body);
+      const body = parseInput(addBody, req.body);
       try {
         const key = await certs.add({
           remark: body.Remark,
@@ -62,7 +63,7 @@ export function registerCertRoutes(r: RouteRegistry, core: { store: ConfigStore 
     summary: 'Certificates: switch on/off (field=enable, value=true|false) or set the remark (field=remark)',
     query: putQuery,
     handler: async (req) => {
-      const q = parseWith(putQuery, req.query);
+      const q = parseInput(putQuery, req.query);
       let patch: { enable?: boolean; remark?: string };
       if (q.field === 'enable') {
         if (q.value !== 'true' && q.value !== 'false') throw new ApiFailure(400, 1, 'value: true or false', 'value');
@@ -80,7 +81,7 @@ export function registerCertRoutes(r: RouteRegistry, core: { store: ConfigStore 
     summary: 'Certificates: delete one',
     query: keyQuery,
     handler: async (req) => {
-      const q = parseWith(keyQuery, req.query);
+      const q = parseInput(keyQuery, req.query);
       if (!(await certs.remove(q.key))) throw notFound('no such certificate');
       return { ret: 0 };
     },

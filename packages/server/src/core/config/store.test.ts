@@ -88,11 +88,22 @@ describe('ConfigStore', () => {
   it('rejects a file that is JSON but not a valid config, naming the field', async () => {
     await fs.writeFile(
       path.join(dir, CONFIG_FILE),
-      JSON.stringify({ ...defaults, base: { ...defaults.base, logMaxSize: 5 } }),
+      JSON.stringify({ ...defaults, base: { ...defaults.base, logMaxSize: 'big' } }),
     );
     const store = newStore();
     await store.load();
     expect(store.source).toBe('defaults');
+  });
+
+  it('reads a number stored outside a (since narrowed) range as its nearest bound, not as a corrupt file', async () => {
+    await fs.writeFile(
+      path.join(dir, CONFIG_FILE),
+      JSON.stringify({ ...defaults, base: { ...defaults.base, logMaxSize: 5, adminPort: 70000 } }),
+    );
+    const store = newStore();
+    const cfg = await store.load();
+    expect(store.source).toBe('file');
+    expect(cfg.base).toMatchObject({ logMaxSize: 1024, adminPort: 65535 });
   });
 
   it('serialises concurrent updates', async () => {

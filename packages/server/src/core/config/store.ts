@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_BACKUPS_KEPT } from '@lucky/shared';
+import { type ClampedValue, CONFIG_BACKUPS_KEPT, parseStored } from '@lucky/shared';
+import { ZodError } from 'zod';
 import type { Logger } from '../logs/logger.js';
 import { fsyncDir, writeFileAtomic } from './atomicWrite.js';
 import { type AppConfig, configSchema, migrateConfig } from './schema.js';
@@ -17,22 +18,31 @@ export class ConfigValidationError extends Error {
   }
 }
 
-/** Parse and validate a config document (e.g. an uploaded backup) without touching the store. */
-export function parseConfigDocument(text: string): AppConfig {
+/**
+ * Parse and validate a config document (the file, or an uploaded backup) without touching the
+ * store. A number outside a range narrowed since the file was written is read as the nearest
+ * bound (`onClamp` says which), so an older file keeps working; anything else invalid throws.
+ */
+export function parseConfigDocument(text: string, onClamp?: (c: ClampedValue) => void): AppConfig {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
     throw new ConfigValidationError(`not valid JSON: ${(err as Error).message}`, '');
   }
-  const parsed = configSchema.safeParse(migrateConfig(doc));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  try {
+    return parseStored(configSchema, migrateConfig(doc), onClamp);
+  } catch (err) {
+    if (!(err instanceof ZodError)) throw err;
+    const issue = err.issues[0];
     const field = issue.path.join('.');
     throw new ConfigValidationError(`${field || 'config'}: ${issue.message}`, field);
   }
-  return parsed.data;
 }
+
+/** The log line for a stored value read as its bound. */
+export const clampedLine = (where: string, c: ClampedValue) =>
+  `${where}${c.field} = ${c.from} is outside its range; read as ${c.to} (saved as such with the next change)`;
 
 type Listener = (next: AppConfig, prev: AppConfig) => void;
 
@@ -79,7 +89,7 @@ export class ConfigStore {
       return this.current;
     }
     try {
-      this.current = parseConfigDocument(text);
+      this.current = parseConfigDocument(text, (c) => this.log.warn(clampedLine(`${CONFIG_FILE}: `, c)));
       this.source = 'file';
       return this.current;
     } catch (err) {

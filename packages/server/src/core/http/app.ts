@@ -16,8 +16,8 @@ import { adminAdmission } from './admission.js';
 import { resolveClientIp } from './clientIp.js';
 import { type HostPolicy, hostAllowed, hostPolicy, originAllowed, ownHostNames, refusalPage } from './hostGuard.js';
 import { DualListener } from './listener.js';
-import { type RouteContext, type RouteDef, RouteRegistry } from './registry.js';
-import { ApiFailure, sendFailure } from './reply.js';
+import { GENERIC_ISSUES, type RouteContext, type RouteDef, RouteRegistry, routeInput } from './registry.js';
+import { ApiFailure, codeOfStatus, fieldFailure, sendFailure } from './reply.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -169,20 +169,21 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     if (err instanceof ApiFailure) return sendFailure(reply, err);
     if (err instanceof ZodError) {
       const issue = err.issues[0];
-      const field = issue.path.join('.');
-      return reply.code(400).send({ ret: 1, msg: field ? `${field}: ${issue.message}` : issue.message, field });
+      return sendFailure(reply, fieldFailure(GENERIC_ISSUES.fromZod(issue)));
     }
     const e = err as { statusCode?: number; code?: string; message: string };
     if (e.statusCode && e.statusCode < 500) {
       const status = e.code === 'FST_REQ_FILE_TOO_LARGE' ? 413 : e.statusCode;
-      return reply.code(status).send({ ret: 1, msg: e.message });
+      return reply.code(status).send({ ret: 1, msg: e.message, code: codeOfStatus(status) });
     }
     core.log.error(`${req.method} ${req.url}: ${e.message}`);
-    return reply.code(500).send({ ret: 1, msg: `internal error: ${e.message}` });
+    return reply.code(500).send({ ret: 1, msg: `internal error: ${e.message}`, code: 'internal' });
   });
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/'))
-      return reply.code(404).send({ ret: 1, msg: `unknown call ${req.method} ${req.url.split('?')[0]}` });
+      return reply
+        .code(404)
+        .send({ ret: 1, msg: `unknown call ${req.method} ${req.url.split('?')[0]}`, code: 'notFound' });
     return reply.code(404).type('text/plain').send('404 page not found');
   });
 
@@ -223,15 +224,19 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
         ctx.sessionId = who.sessionId;
         ctx.actor = who.actor;
       }
+      // The handler may name the actor (a login naming the admin account): the audit reads it from its input.
+      let who: RouteContext = ctx;
       try {
-        const result = await def.handler(req, reply, ctx);
-        if (audited) core.audit.record({ clientIp: ctx.clientIp, actor: ctx.actor, action, ret: 0 });
+        const input = routeInput(def, req, ctx);
+        who = input;
+        const result = await def.handler(req, reply, input);
+        if (audited) core.audit.record({ clientIp: ctx.clientIp, actor: who.actor, action, ret: 0 });
         if (reply.sent) return reply;
         return result;
       } catch (err) {
         if (audited) {
           const f = err as { ret?: number; message?: string };
-          core.audit.record({ clientIp: ctx.clientIp, actor: ctx.actor, action, ret: f.ret ?? 1, msg: f.message });
+          core.audit.record({ clientIp: ctx.clientIp, actor: who.actor, action, ret: f.ret ?? 1, msg: f.message });
         }
         if (err instanceof ApiFailure) return sendFailure(reply, err);
         throw err;

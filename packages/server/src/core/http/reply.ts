@@ -1,10 +1,11 @@
+import type { FieldIssue } from '@lucky/shared';
 import type { FastifyReply } from 'fastify';
-import type { ZodType } from 'zod';
 
 /**
- * A failure the route reports to the client: HTTP status + ret code + message
- * (+ field). `extra.code` names the message for the browser, which shows its
- * own translation (`errors.<code>` in the locale files) and falls back to `msg`.
+ * A failure the route reports to the client: HTTP status + ret code + message (+ field). Every
+ * failure names a `code` (the browser shows its own translation, `<module>.issues.<code>` or
+ * `errors.<code>`, filled with `params`, and falls back to `msg`); without one it is named by its
+ * HTTP status (`STATUS_CODES`).
  */
 export class ApiFailure extends Error {
   constructor(
@@ -18,29 +19,42 @@ export class ApiFailure extends Error {
   }
 }
 
-export const badRequest = (msg: string, field?: string, code?: string) =>
-  new ApiFailure(400, 1, msg, field, code ? { code } : undefined);
-export const notFound = (msg: string) => new ApiFailure(404, 1, msg);
-export const conflict = (msg: string, field?: string, code?: string) =>
-  new ApiFailure(409, 1, msg, field, code ? { code } : undefined);
+/** The code of a failure that names none, by HTTP status. */
+export const STATUS_CODES: Record<number, string> = {
+  400: 'invalid',
+  401: 'loginExpired',
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'conflict',
+  413: 'tooLarge',
+  429: 'tooMany',
+  500: 'internal',
+};
 
-/** Validate with a shared zod schema; the first issue becomes `{ret:1, msg, field[, code]}`. */
-export function parseWith<T>(schema: ZodType<T>, input: unknown, codes?: Readonly<Record<string, string>>): T {
-  const r = schema.safeParse(input ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const field = issue.path.join('.');
-  // A module's own messages (e.g. REVERSEPROXY_MESSAGES) travel with their key as `code`, and
-  // with the numbers the check attached (`params`, e.g. the line of a custom config).
-  const code = codes ? Object.keys(codes).find((k) => codes[k] === issue.message) : undefined;
-  const params = code ? (issue as { params?: Record<string, unknown> }).params : undefined;
-  const msg = field ? `${field}: ${issue.message}` : issue.message;
-  if (params) throw new ApiFailure(400, 1, msg, field || undefined, { code, params });
-  throw badRequest(msg, field || undefined, code);
+export const codeOfStatus = (status: number): string => STATUS_CODES[status] ?? (status < 500 ? 'invalid' : 'internal');
+
+export const badRequest = (msg: string, field?: string, code = 'invalid', params?: Record<string, unknown>) =>
+  new ApiFailure(400, 1, msg, field, { code, ...(params ? { params } : {}) });
+export const notFound = (msg: string, code = 'notFound') => new ApiFailure(404, 1, msg, undefined, { code });
+export const conflict = (msg: string, field?: string, code = 'conflict', params?: Record<string, unknown>) =>
+  new ApiFailure(409, 1, msg, field, { code, ...(params ? { params } : {}) });
+
+/** A field issue (from a schema or a module's own check) as the API answers it. */
+export function fieldFailure(issue: FieldIssue<string>, status = 400): ApiFailure {
+  return new ApiFailure(status, 1, issue.field ? `${issue.field}: ${issue.msg}` : issue.msg, issue.field || undefined, {
+    code: issue.code,
+    params: issue.params,
+  });
 }
 
 export function sendFailure(reply: FastifyReply, f: ApiFailure): FastifyReply {
   // A throttled answer tells HTTP clients (scripts, API-token callers) when to come back too.
   if (typeof f.extra?.retryAfter === 'number') reply.header('retry-after', String(f.extra.retryAfter));
-  return reply.code(f.status).send({ ret: f.ret, msg: f.message, ...(f.field ? { field: f.field } : {}), ...f.extra });
+  return reply.code(f.status).send({
+    ret: f.ret,
+    msg: f.message,
+    ...(f.field ? { field: f.field } : {}),
+    code: codeOfStatus(f.status),
+    ...f.extra,
+  });
 }

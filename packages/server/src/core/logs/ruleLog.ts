@@ -9,7 +9,11 @@ export interface RuleLogEntry {
   /** ISO 8601, UTC. */
   time: string;
   level: RuleLogLevel;
+  /** English text (API users, the console copy). */
   text: string;
+  /** The line's code and params: the UI shows its own translation (`<module>.log.<code>`). */
+  code?: string;
+  params?: Record<string, unknown>;
 }
 
 export interface RuleLogOptions {
@@ -32,6 +36,9 @@ export interface RuleLogOptions {
  */
 export class RuleLog {
   private texts: string[] = [];
+  /** Code and params of coded lines (sparse: an uncoded line leaves its slot undefined). */
+  private codes: (string | undefined)[] = [];
+  private params: (Record<string, unknown> | undefined)[] = [];
   private seqs = new Float64Array(0);
   private ats = new Float64Array(0);
   private levels = new Uint8Array(0);
@@ -58,10 +65,19 @@ export class RuleLog {
       // The newest entries that fit, oldest first, into arrays of the new size.
       const keep = Math.min(this.count, opts.capacity);
       const slots = Array.from({ length: keep }, (_, i) => this.slot(this.count - keep + i));
-      const [texts, seqs, ats, levels] = [this.texts, this.seqs, this.ats, this.levels];
+      const [texts, seqs, ats, levels, codes, params] = [
+        this.texts,
+        this.seqs,
+        this.ats,
+        this.levels,
+        this.codes,
+        this.params,
+      ];
       this.allocate(keep > 0 ? opts.capacity : 0);
       slots.forEach((j, i) => {
         this.texts[i] = texts[j];
+        this.codes[i] = codes[j];
+        this.params[i] = params[j];
         this.seqs[i] = seqs[j];
         this.ats[i] = ats[j];
         this.levels[i] = levels[j];
@@ -93,8 +109,16 @@ export class RuleLog {
     this.add(6, text);
   }
 
+  /**
+   * A line the UI translates: `code` + `params` (locale key `<module>.log.<code>`), `text` the
+   * English line for API users and the console copy.
+   */
+  coded(level: RuleLogLevel, code: string, params: Record<string, unknown>, text: string, at = Date.now()): void {
+    this.add(level, text, at, code, params);
+  }
+
   /** `at`: when it happened (a web service helper process reports its lines a little later). */
-  add(level: RuleLogLevel, text: string, at = Date.now()): void {
+  add(level: RuleLogLevel, text: string, at = Date.now(), code?: string, params?: Record<string, unknown>): void {
     if (level > this.opts.level) return;
     if (this.opts.toConsole) {
       if (level === 2) this.console.error(text);
@@ -118,11 +142,15 @@ export class RuleLog {
     this.seqs[i] = ++this.seq;
     this.ats[i] = at;
     this.levels[i] = level;
+    this.codes[i] = code;
+    this.params[i] = params;
   }
 
   /** Empty arrays for `size` entries: made with the first line (an unused log costs nothing) or a resize. */
   private allocate(size: number): void {
     this.texts = [];
+    this.codes = [];
+    this.params = [];
     this.seqs = new Float64Array(size);
     this.ats = new Float64Array(size);
     this.levels = new Uint8Array(size);
@@ -149,6 +177,8 @@ export class RuleLog {
 
   clear(): void {
     this.texts = [];
+    this.codes = [];
+    this.params = [];
     this.start = 0;
     this.count = 0;
   }
@@ -157,12 +187,18 @@ export class RuleLog {
     const out: RuleLogEntry[] = [];
     for (let i = from; i < Math.min(this.count, from + n); i++) {
       const j = this.slot(order === 'oldest' ? i : this.count - 1 - i);
-      out.push({
+      const entry: RuleLogEntry = {
         seq: this.seqs[j],
         time: new Date(this.ats[j]).toISOString(),
         level: this.levels[j] as RuleLogLevel,
         text: this.texts[j],
-      });
+      };
+      const code = this.codes[j];
+      if (code !== undefined) {
+        entry.code = code;
+        entry.params = this.params[j] ?? {};
+      }
+      out.push(entry);
     }
     return out;
   }

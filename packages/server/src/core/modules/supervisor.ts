@@ -1,18 +1,29 @@
-import type { ModuleKey } from '@lucky/shared';
-import { certResolverFor } from '../certs/resolver.js';
-import { certStoreFor } from '../certs/store.js';
-import type { ConfigStore } from '../config/store.js';
-import { webLimitsOf } from '../http/admission.js';
+import type { ClampedValue, Coded, FieldIssue, ModuleKey } from '@lucky/shared';
+import { keepSecrets, parseStored } from '@lucky/shared';
+import { type ConfigStore, clampedLine } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
+import { ApiFailure, fieldFailure } from '../http/reply.js';
 import type { Logger } from '../logs/logger.js';
-import { HostFirewall } from '../net/firewall.js';
-import type { ModuleContext, ModuleDefinition, ModuleRuntime, ModuleState, ModuleStatus } from './types.js';
+import { clashReason, type PortRegistry } from '../net/portRegistry.js';
+import type {
+  ModuleContext,
+  ModuleDefinition,
+  ModuleRuntime,
+  ModuleServices,
+  ModuleState,
+  ModuleStatus,
+} from './types.js';
 
 const STOP_TIME_LIMIT_MS = 5000;
 
-/** A valid config that the runtime could not apply (port taken …): a 409 for the API. */
-export class ApplyError extends Error {
-  readonly statusCode = 409;
+/** A valid config that the runtime could not apply (port taken …): a 409 for the API. Nothing was saved. */
+export class ApplyError extends ApiFailure {
+  constructor(
+    message: string,
+    readonly reason: Coded = { code: 'applyFailed', params: { detail: message } },
+  ) {
+    super(409, 1, message, undefined, { code: reason.code, params: reason.params });
+  }
 }
 
 interface Slot {
@@ -20,15 +31,21 @@ interface Slot {
   runtime?: ModuleRuntime<unknown>;
   controller?: AbortController;
   timers: Set<NodeJS.Timeout>;
-  config?: unknown;
+  config?: { enabled: boolean };
   state: ModuleState;
+  reason?: Coded;
   error?: string;
 }
 
+export interface SupervisorServices extends Omit<ModuleServices, 'ports'> {
+  ports: PortRegistry;
+}
+
 /**
- * Starts the modules of THE list in order, stops them in reverse, and applies
- * config changes module by module. A module whose new config fails to apply
- * goes back to the previous config (and says why); other modules are untouched.
+ * Starts the modules of THE list in order, stops them in reverse, and applies config changes
+ * module by module: parse → secrets kept → validate (the module's own cross-module checks, then
+ * the port registry) → apply to the runtime → save. A change that fails to apply is rolled back
+ * in the runtime and never reaches the file; other modules are untouched.
  */
 export class ModuleSupervisor {
   private slots = new Map<ModuleKey, Slot>();
@@ -38,30 +55,27 @@ export class ModuleSupervisor {
     private readonly store: ConfigStore,
     private readonly log: Logger,
     private readonly configDir: string,
+    private readonly services: SupervisorServices,
   ) {
     for (const def of defs) this.slots.set(def.key, { def, timers: new Set(), state: 'stopped' });
-  }
-
-  private hostFirewall: HostFirewall | undefined;
-
-  /**
-   * One host firewall for all modules. LUCKY_FIREWALL_NETNS runs its iptables calls in that
-   * network namespace (the tests' own, so they never touch the host's tables).
-   */
-  private firewall(): HostFirewall {
-    const ns = process.env.LUCKY_FIREWALL_NETNS;
-    this.hostFirewall ??= new HostFirewall(this.log.child('firewall'), ns ? ['ip', 'netns', 'exec', ns] : []);
-    return this.hostFirewall;
   }
 
   keys(): ModuleKey[] {
     return [...this.slots.keys()];
   }
 
-  /** The module's config slice, parsed (an absent slice parses to the defaults). */
-  configOf<C>(key: ModuleKey): C {
-    const slot = this.mustGet(key);
-    return slot.def.configSchema.parse(this.store.get().modules[key] ?? {}) as C;
+  definition(key: ModuleKey): ModuleDefinition {
+    return this.mustGet(key).def;
+  }
+
+  /**
+   * The module's stored slice, migrated and parsed (an absent slice parses to the defaults). A
+   * stored number outside a range narrowed since it was saved reads as the nearest bound (logged at
+   * start); what the API writes is checked against the schema itself and refused when out of range.
+   */
+  configOf<C>(key: ModuleKey, onClamp?: (c: ClampedValue) => void): C {
+    const def = this.mustGet(key).def;
+    return parseStored(def.configSchema, migrate(def, this.store.get().modules[key]), onClamp) as C;
   }
 
   async startAll(): Promise<void> {
@@ -78,11 +92,15 @@ export class ModuleSupervisor {
       try {
         extra = s.runtime?.status() ?? {};
       } catch (err) {
-        extra = { error: (err as Error).message };
+        extra = {
+          error: (err as Error).message,
+          reason: { code: 'statusFailed', params: { detail: (err as Error).message } },
+        };
       }
       return {
         key: s.def.key,
         state: s.state === 'running' && extra.state ? extra.state : s.state,
+        reason: s.reason ?? extra.reason,
         error: s.error ?? extra.error,
         details: extra.details,
       };
@@ -92,7 +110,7 @@ export class ModuleSupervisor {
   /** Mount the module's REST routes; they reach their runtime through the supervisor, never directly. */
   registerRoutes(key: ModuleKey, registry: RouteRegistry): void {
     const slot = this.mustGet(key);
-    slot.def.routes?.(registry, {
+    slot.def.routes?.(registry.forModule(slot.def.issues), {
       config: () => this.configOf(key),
       saveConfig: (next) => this.saveConfig(key, next),
       runtime: () => slot.runtime,
@@ -103,62 +121,137 @@ export class ModuleSupervisor {
     return this.slots.get(key)?.runtime;
   }
 
-  /** Validate → save → apply. Throws (nothing saved) when the slice does not parse. */
-  async saveConfig(key: ModuleKey, next: unknown): Promise<void> {
-    const slot = this.mustGet(key);
-    const parsed = slot.def.configSchema.parse(next);
-    await this.store.update((draft) => {
-      draft.modules[key] = parsed;
-    });
-    await this.apply(key, parsed);
+  /** Switch a module on or off (its slice's `enabled`), through the same path as every save. */
+  async setEnabled(key: ModuleKey, enabled: boolean): Promise<void> {
+    const current = this.configOf<{ enabled: boolean }>(key);
+    await this.saveConfig(key, { ...current, enabled });
   }
 
-  private async apply(key: ModuleKey, next: unknown): Promise<void> {
+  /**
+   * Parse → keep secrets sent back masked → validate → apply → save. Throws an API failure naming
+   * the field (nothing applied or saved) when the slice does not parse or a check refuses it, and
+   * an ApplyError (rolled back, nothing saved) when the runtime cannot take it.
+   */
+  async saveConfig(key: ModuleKey, next: unknown): Promise<void> {
     const slot = this.mustGet(key);
+    const def = slot.def;
+    const prevStored = this.store.get().modules[key];
+    const withSecrets = def.secrets?.length ? keepSecrets(next, migrate(def, prevStored), def.secrets) : next;
+    const r = def.configSchema.safeParse(withSecrets);
+    if (!r.success) throw fieldFailure(def.issues.fromZod(r.error.issues[0], def.configSchema));
+    const parsed = r.data;
+    const issue = this.validate(def, parsed);
+    if (issue) throw fieldFailure(issue, issue.code === 'portTaken' ? 409 : 400);
+
     const prev = slot.config;
+    await this.apply(slot, parsed);
+    try {
+      await this.store.update((draft) => {
+        draft.modules[key] = def.migrations?.length ? { ...parsed, version: def.migrations.length } : parsed;
+      });
+    } catch (err) {
+      // The file could not be written: the runtime goes back to what the file says.
+      if (prev !== undefined) await this.apply(slot, prev).catch(() => {});
+      throw err;
+    }
+  }
+
+  /** The module's own cross-module checks, then its ports against every other owner's. */
+  private validate(def: ModuleDefinition, config: { enabled: boolean }): FieldIssue<string> | undefined {
+    const own = def.validate?.(config, { configOf: (k) => this.configOf(k) });
+    if (own) return own;
+    const claims = config.enabled && def.ports ? def.ports(config) : [];
+    const clash = this.services.ports.clash(def.key, claims);
+    if (!clash) return undefined;
+    const reason = clashReason(clash);
+    return { field: 'port', code: reason.code, params: reason.params ?? {}, msg: reason.text };
+  }
+
+  private recordPorts(slot: Slot, config: { enabled: boolean } | undefined): void {
+    const claims = config?.enabled && slot.def.ports ? slot.def.ports(config) : [];
+    this.services.ports.set(slot.def.key, claims);
+  }
+
+  private async apply(slot: Slot, next: { enabled: boolean }): Promise<void> {
+    const key = slot.def.key;
+    const prev = slot.config;
+    if (!next.enabled) {
+      await this.stop(key);
+      slot.config = next;
+      slot.state = 'disabled';
+      this.recordPorts(slot, next);
+      return;
+    }
     if (!slot.runtime || slot.state !== 'running') {
-      await this.start(key);
+      await this.startWith(slot, next);
+      if (slot.state === 'error') {
+        const reason = slot.error ?? 'could not start';
+        // Back to what ran before (or stays stopped), and the file keeps the previous settings.
+        if (prev?.enabled) await this.startWith(slot, prev);
+        else {
+          await this.stop(key);
+          slot.config = prev;
+          if (prev && !prev.enabled) slot.state = 'disabled';
+        }
+        throw new ApplyError(`the new settings could not be applied: ${reason}`, {
+          code: 'applyFailed',
+          params: { detail: reason },
+        });
+      }
       return;
     }
     try {
       if (slot.runtime.reload) await slot.runtime.reload(next, prev);
       else {
         await this.stop(key);
-        await this.start(key);
+        await this.startWith(slot, next);
         if ((slot.state as ModuleState) === 'error') throw new Error(slot.error);
-        return;
       }
       slot.config = next;
+      slot.reason = undefined;
       slot.error = undefined;
+      this.recordPorts(slot, next);
     } catch (err) {
-      const reason = `new settings could not be applied: ${(err as Error).message}`;
-      if (!slot.runtime?.reload && prev !== undefined) await this.startWith(slot, prev);
-      // Keep saying why, next to the item, while the previous settings run.
-      slot.error = reason;
-      this.log.error(`[${key}] ${reason}; the previous settings keep running`);
-      throw new ApplyError(reason);
+      const detail = (err as Error).message;
+      // Roll the runtime back so it runs what the file still says.
+      if (prev !== undefined) {
+        if (slot.runtime?.reload && slot.state === 'running') await slot.runtime.reload(prev, next).catch(() => {});
+        else await this.startWith(slot, prev);
+      }
+      this.log.error(`[${key}] new settings could not be applied: ${detail}; the previous settings keep running`);
+      throw new ApplyError(`the new settings could not be applied: ${detail}`, {
+        code: 'applyFailed',
+        params: { detail },
+      });
     }
   }
 
   async start(key: ModuleKey): Promise<void> {
     const slot = this.mustGet(key);
-    let config: unknown;
+    let config: { enabled: boolean };
     try {
-      config = this.configOf(key);
+      config = this.configOf(key, (c) => this.log.warn(clampedLine(`[${key}] modules.${key}.`, c)));
     } catch (err) {
       slot.state = 'error';
       slot.error = `config is invalid: ${(err as Error).message}`;
+      slot.reason = { code: 'configInvalid', params: { detail: (err as Error).message } };
       this.log.error(`[${key}] ${slot.error}`);
+      return;
+    }
+    if (!config.enabled) {
+      slot.config = config;
+      slot.state = 'disabled';
+      this.recordPorts(slot, config);
       return;
     }
     await this.startWith(slot, config);
   }
 
-  private async startWith(slot: Slot, config: unknown): Promise<void> {
+  private context(slot: Slot): ModuleContext {
     const key = slot.def.key;
     const controller = new AbortController();
     slot.controller = controller;
-    const ctx: ModuleContext = {
+    return {
       key,
       log: this.log.child(key),
       configDir: this.configDir,
@@ -177,10 +270,17 @@ export class ModuleSupervisor {
         return t;
       },
       saveConfig: (next) => this.saveConfig(key, next),
-      certs: certResolverFor(certStoreFor(this.store)),
-      firewall: this.firewall(),
-      webLimits: () => webLimitsOf(this.store.get().base),
+      certs: this.services.certs,
+      firewall: this.services.firewall,
+      ports: this.services.ports,
+      webLimits: this.services.webLimits,
+      dns: this.services.dns,
     };
+  }
+
+  private async startWith(slot: Slot, config: { enabled: boolean }): Promise<void> {
+    const key = slot.def.key;
+    const ctx = this.context(slot);
     slot.state = 'starting';
     try {
       slot.runtime = slot.def.createRuntime(ctx);
@@ -188,9 +288,12 @@ export class ModuleSupervisor {
       slot.config = config;
       slot.state = 'running';
       slot.error = undefined;
+      slot.reason = undefined;
+      this.recordPorts(slot, config);
     } catch (err) {
       slot.state = 'error';
       slot.error = (err as Error).message;
+      slot.reason = (err as { reason?: Coded }).reason ?? { code: 'startFailed', params: { detail: slot.error } };
       this.log.error(`[${key}] failed to start: ${slot.error}`);
     }
   }
@@ -218,6 +321,7 @@ export class ModuleSupervisor {
     }
     slot.runtime = undefined;
     slot.state = 'stopped';
+    this.services.ports.set(key, []);
   }
 
   private mustGet(key: ModuleKey): Slot {
@@ -225,4 +329,13 @@ export class ModuleSupervisor {
     if (!slot) throw new Error(`unknown module ${key}`);
     return slot;
   }
+}
+
+/** Runs the slice through the module's migrations from its stored version (absent = 0). */
+function migrate(def: ModuleDefinition, raw: unknown): unknown {
+  if (!def.migrations?.length || !raw || typeof raw !== 'object') return raw ?? {};
+  let slice = raw as Record<string, unknown>;
+  const from = typeof slice.version === 'number' ? slice.version : 0;
+  for (let v = from; v < def.migrations.length; v++) slice = def.migrations[v](slice);
+  return slice;
 }

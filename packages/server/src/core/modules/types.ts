@@ -1,23 +1,43 @@
-import type { ModuleKey } from '@lucky/shared';
+import type { Coded, FieldIssue, IssueKit, ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
 import type { CertResolver } from '../certs/resolver.js';
-import type { RouteRegistry } from '../http/registry.js';
+import type { DnsService } from '../dns/types.js';
+import type { Routes } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
 import type { ListenerLimits } from '../net/connGuard.js';
 import type { HostFirewall } from '../net/firewall.js';
+import type { PortClaim, PortRegistry } from '../net/portRegistry.js';
 
-export type ModuleState = 'stopped' | 'starting' | 'running' | 'error';
+/** `disabled`: the module's switch (`enabled` in its slice) is off; it does not run. */
+export type ModuleState = 'stopped' | 'starting' | 'running' | 'error' | 'disabled';
 
 export interface ModuleStatus {
   key: ModuleKey;
   state: ModuleState;
+  /** Why the module is in error, as code + params (the UI translates `modules.reasons.<code>`). */
+  reason?: Coded;
+  /** The same in English, for API users and logs. */
   error?: string;
   /** Module-specific live figures (rule counts, connections …). */
   details?: Record<string, unknown>;
 }
 
+/** The core services a module may use; it gets them here, never from a singleton or the environment. */
+export interface ModuleServices {
+  /** The certificate store, asked per TLS handshake (SNI) — ACME certificates land there too. */
+  certs: CertResolver;
+  /** Opens host firewall ports for rules that ask for it (iptables / ip6tables). */
+  firewall: HostFirewall;
+  /** Every listener's port by owner (read-only for modules: the supervisor records their claims). */
+  ports: Pick<PortRegistry, 'list'>;
+  /** The base settings' connection caps and time-outs for a listener (read per connection). */
+  webLimits: () => ListenerLimits;
+  /** The DNS providers (A / AAAA for DDNS, TXT for ACME DNS-01); one service, so TXT changes of a name are serialised across modules. */
+  dns: DnsService;
+}
+
 /** What the supervisor hands a module: all it may use; modules never import each other. */
-export interface ModuleContext {
+export interface ModuleContext extends ModuleServices {
   key: ModuleKey;
   log: Logger;
   configDir: string;
@@ -26,17 +46,12 @@ export interface ModuleContext {
   /** Timers the supervisor clears on stop, so a module cannot leak one. */
   setTimeout(fn: () => void, ms: number): NodeJS.Timeout;
   setInterval(fn: () => void, ms: number): NodeJS.Timeout;
-  /** Validate → save → reload this module's slice of the config. */
+  /** Validate → apply → save this module's slice of the config. */
   saveConfig(next: unknown): Promise<void>;
-  /** The core's certificate store, asked per TLS handshake (SNI); set by the supervisor. */
-  certs?: CertResolver;
-  /** Opens host firewall ports for rules that ask for it (iptables / ip6tables); set by the supervisor. */
-  firewall?: HostFirewall;
-  /** The web service's connection caps and time-outs from the base settings (read per connection). */
-  webLimits?: () => ListenerLimits;
 }
 
 export interface ModuleRuntime<C> {
+  /** Called only while the module's switch is on. */
   start(config: C): Promise<void>;
   stop(): Promise<void>;
   /** Apply a new config keeping what did not change; without it the supervisor stops and starts. */
@@ -44,18 +59,48 @@ export interface ModuleRuntime<C> {
   status(): Omit<ModuleStatus, 'key' | 'state'> & { state?: ModuleState };
 }
 
-export interface ModuleDefinition<C = unknown> {
+/** Turns a stored slice of version N into version N + 1 (raw JSON, before the schema). */
+export type ConfigMigration = (slice: Record<string, unknown>) => Record<string, unknown>;
+
+/** What the validate stage sees of the rest of the program. */
+export interface ValidateContext {
+  /** Every other module's parsed slice (read-only). */
+  configOf(key: ModuleKey): unknown;
+}
+
+export interface ModuleDefinition<C extends { enabled: boolean } = { enabled: boolean }> {
   key: ModuleKey;
-  /** An empty object must parse to a working default. */
+  /** An empty object must parse to a working default; the slice's switch is `enabled`. */
   configSchema: ZodType<C>;
+  /** The module's issue vocabulary: field problems and reasons are its codes (or the generic ones). */
+  issues: IssueKit;
+  /** Whole-value secrets of the slice (`rules.*.tls.key`): masked on every read, kept unless replaced. */
+  secrets?: readonly string[];
+  /**
+   * Free-text fields that may hold secrets in parts (URLs, header lines, bodies), masked part by
+   * part by shared/src/modules/secretText.ts rather than whole.
+   */
+  freeTextSecrets?: readonly string[];
+  /**
+   * A config that reaches every path of `secrets` (a list item under each `*`), for the guard test
+   * that plants secrets there and reads every GET route back. Required when `secrets` is set.
+   */
+  sample?(): C;
+  /** `migrations[n]` upgrades a stored slice of version n; the current version is their count. */
+  migrations?: readonly ConfigMigration[];
+  /** The ports its listeners will hold for a config (the supervisor refuses a clash with another owner). */
+  ports?(config: C): PortClaim[];
+  /** Checks across modules before anything is applied or saved; the first problem refuses the save. */
+  validate?(config: C, ctx: ValidateContext): FieldIssue<string> | undefined;
   createRuntime(ctx: ModuleContext): ModuleRuntime<C>;
-  /** REST routes under /api/<key>/…; `runtime` is the live instance. */
-  routes?(registry: RouteRegistry, api: ModuleApi<C>): void;
+  /** REST routes under /api/<key>/…; `api.runtime()` is the live instance. */
+  routes?(registry: Routes, api: ModuleApi<C>): void;
 }
 
 /** What a module's routes may do with their own module. */
 export interface ModuleApi<C> {
   config(): C;
+  /** Validate → apply → save; refusals are thrown as API failures naming the field. */
   saveConfig(next: C): Promise<void>;
   runtime(): ModuleRuntime<C> | undefined;
 }

@@ -127,6 +127,12 @@ export function formatIp(p: ParsedIp): string {
   return `${hex(g.slice(0, bestStart))}::${hex(g.slice(bestStart + bestLen))}`;
 }
 
+/** An address literal in its canonical text (see `formatIp`); anything else unchanged. */
+export function canonicalIp(ip: string): string {
+  const p = parseIp(ip);
+  return p ? formatIp(p) : ip;
+}
+
 function bitsOf(family: IpFamily): number {
   return family === 4 ? 32 : 128;
 }

@@ -3,10 +3,11 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config/schema.js';
-import { ConfigValidationError, parseConfigDocument } from '../config/store.js';
+import { ConfigValidationError, clampedLine, parseConfigDocument } from '../config/store.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure, badRequest } from '../http/reply.js';
 
 const PENDING_RESTORE_MS = 10 * 60_000;
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -60,7 +61,9 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
       const file = await readUpload(req, MAX_CONFIG_BYTES);
       let config: AppConfig;
       try {
-        config = parseConfigDocument(file.data.toString('utf8'));
+        config = parseConfigDocument(file.data.toString('utf8'), (c) =>
+          core.log.warn(clampedLine('uploaded backup: ', c)),
+        );
       } catch (err) {
         if (err instanceof ConfigValidationError)
           throw badRequest(`not a usable Lucky config: ${err.message}`, 'file', 'notAConfig');
@@ -81,7 +84,7 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Apply the uploaded config and restart',
     query: keyQuery,
     handler: async (req, reply, ctx) => {
-      const { key } = parseWith(keyQuery, req.query);
+      const { key } = parseInput(keyQuery, req.query);
       if (!pending || pending.key !== key || pending.expires < Date.now()) {
         throw badRequest('unknown or expired restore key; upload the file again', 'key', 'restoreKeyInvalid');
       }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { Core } from '../core.js';
 import type { DualListener } from '../http/listener.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { badRequest, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { badRequest } from '../http/reply.js';
 import { listNetInterfaces } from '../net/interfaces.js';
 import { ipregTest, NO_MATCH } from '../net/ipSelect.js';
 import { createOverviewSampler } from '../system/overview.js';
@@ -31,7 +32,7 @@ export function registerProgramRoutes(r: RouteRegistry, core: Core, listener: Du
     summary: 'Program log lines newer than `pre`',
     query: logsQuery,
     handler: (req) => {
-      const { pre } = parseWith(logsQuery, req.query);
+      const { pre } = parseInput(logsQuery, req.query);
       return { ret: 0, starttime: core.ring.starttime, logs: core.ring.since(pre) };
     },
   });
@@ -121,7 +122,7 @@ export function registerProgramRoutes(r: RouteRegistry, core: Core, listener: Du
     summary: 'Which address an IP-selection rule picks on an interface',
     query: ipregQuery,
     handler: (req) => {
-      const q = parseWith(ipregQuery, req.query);
+      const q = parseInput(ipregQuery, req.query);
       const result = ipregTest(q.iptype, q.netinterface, q.ipreg);
       if ('error' in result)
         throw badRequest(result.error, 'ipreg', result.error === NO_MATCH ? 'ipNoMatch' : undefined);
@@ -136,7 +137,7 @@ export function registerProgramRoutes(r: RouteRegistry, core: Core, listener: Du
     summary: "Record the about page's remote version check; says whether an update exists",
     body: v2lBody,
     handler: (req) => {
-      const body = parseWith(v2lBody, req.body);
+      const body = parseInput(v2lBody, req.body);
       const latest = (body.lastVersion ?? [])
         .filter((v) => /^\d+(\.\d+)*$/.test(v))
         .sort(compareVersions)

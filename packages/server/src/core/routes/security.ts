@@ -4,7 +4,8 @@ import { makeApiToken } from '../auth/sessions.js';
 import { checkTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from '../auth/totp.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { badRequest, conflict, notFound, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { badRequest, conflict, notFound } from '../http/reply.js';
 import { checkCurrentPassword } from './attempt.js';
 
 const auditQuery = z.object({
@@ -39,7 +40,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Confirm 2FA set-up with a code; answers the recovery codes once',
     body: twoFAEnableSchema,
     handler: async (req, _reply, ctx) => {
-      const { code } = parseWith(twoFAEnableSchema, req.body);
+      const { code } = parseInput(twoFAEnableSchema, req.body);
       const secret = core.pendingTwoFA.get(ctx.sessionId ?? 'api');
       if (!secret) throw badRequest('start the set-up first (scan a new QR code)', 'code', 'twoFANoSetup');
       const step = await checkTotp(secret, code);
@@ -62,7 +63,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Turn 2FA off (needs the password)',
     body: twoFADisableSchema,
     handler: async (req, _reply, ctx) => {
-      const { password } = parseWith(twoFADisableSchema, req.body);
+      const { password } = parseInput(twoFADisableSchema, req.body);
       await checkCurrentPassword(core, ctx.clientIp, password, 'password');
       await core.store.update((d) => {
         d.auth.twoFA = { enabled: false, secret: '', recoveryCodes: [] };
@@ -98,7 +99,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Create an API token (needs the current password); the token is in this answer only',
     body: apiTokenCreateSchema,
     handler: async (req, _reply, ctx) => {
-      const { name, currentPassword } = parseWith(apiTokenCreateSchema, req.body);
+      const { name, currentPassword } = parseInput(apiTokenCreateSchema, req.body);
       if (core.store.get().auth.apiTokens.length >= 32)
         throw conflict('at most 32 API tokens', undefined, 'tooManyTokens');
       // A token outlives the session that makes it: a stolen session alone must not be able to mint one.
@@ -118,7 +119,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Revoke an API token',
     query: idQuery,
     handler: async (req) => {
-      const { id } = parseWith(idQuery, req.query);
+      const { id } = parseInput(idQuery, req.query);
       if (!core.store.get().auth.apiTokens.some((t) => t.id === id)) throw notFound(`no API token ${id}`);
       await core.store.update((d) => {
         d.auth.apiTokens = d.auth.apiTokens.filter((t) => t.id !== id);
@@ -135,8 +136,8 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     access: 'token',
     summary: 'Audit log: every state-changing call and login attempt (who, from where, the outcome), newest first',
     query: auditQuery,
-    handler: (req) => {
-      const { page, pageSize, q, result } = parseWith(auditQuery, req.query);
+    handler: (_req, _reply, input) => {
+      const { page, pageSize, q, result } = input.query;
       return { ret: 0, page, pageSize, ...core.audit.page(page, pageSize, { q, result: result || undefined }) };
     },
   });
@@ -164,7 +165,7 @@ export function registerSecurityRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Revoke a session',
     query: idQuery,
     handler: async (req) => {
-      const { id } = parseWith(idQuery, req.query);
+      const { id } = parseInput(idQuery, req.query);
       if (!(await core.sessions.revoke(id))) throw notFound(`no session ${id}`);
       return { ret: 0 };
     },

@@ -1,7 +1,8 @@
 import { loginSchema } from '@lucky/shared';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure } from '../http/reply.js';
 import { Attempt, RET_THROTTLED, throttled } from './attempt.js';
 
 export const RET_TWOFA = 2;
@@ -15,7 +16,7 @@ export function registerSessionRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Sign in; answers a token',
     body: loginSchema,
     handler: async (req, _reply, ctx) => {
-      const input = parseWith(loginSchema, req.body);
+      const input = parseInput(loginSchema, req.body);
       // Counted now, before the scrypt check: a flood from one address locks it within maxFailures calls.
       const attempt = Attempt.begin(core, ctx.clientIp);
       try {

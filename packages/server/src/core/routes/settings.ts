@@ -1,14 +1,32 @@
 import net from 'node:net';
-import { type BaseConfigureView, baseConfigurePutSchema, baseSettingsSchema } from '@lucky/shared';
+import {
+  BASE_SETTINGS_MESSAGES,
+  type BaseConfigureView,
+  baseConfigurePutSchema,
+  baseSettingsSchema,
+  issueKit,
+} from '@lucky/shared';
 import { hashPassword } from '../auth/password.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure, badRequest } from '../http/reply.js';
 import { checkCurrentPassword } from './attempt.js';
+
+/** The base settings' own codes (timeZoneUnknown) besides the generic ones. */
+const BASE_ISSUES = issueKit(BASE_SETTINGS_MESSAGES);
+
+/** The `-p` port of this run, which overrides the saved `adminPort` (tests pass 0: none). */
+const portFlag = (core: Core): number | null => (core.opts.port ? core.opts.port : null);
 
 export function baseView(core: Core): BaseConfigureView {
   const c = core.store.get();
-  return { ...c.base, passwordIsDefault: c.auth.passwordIsDefault, twoFAEnable: c.auth.twoFA.enabled };
+  return {
+    ...c.base,
+    passwordIsDefault: c.auth.passwordIsDefault,
+    twoFAEnable: c.auth.twoFA.enabled,
+    portOverride: portFlag(core),
+  };
 }
 
 /** Settings (`/set`): every base setting, the account and the password. */
@@ -27,11 +45,12 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
     access: 'token',
     summary: 'Change base settings, account or password',
     body: baseConfigurePutSchema,
+    issues: BASE_ISSUES,
     handler: async (req, _reply, ctx) => {
-      const input = parseWith(baseConfigurePutSchema, req.body);
+      const input = parseInput(baseConfigurePutSchema, req.body, BASE_ISSUES);
       const current = core.store.get();
       const { newPassword, currentPassword, ...settings } = input;
-      const merged = parseWith(baseSettingsSchema, { ...current.base, ...settings });
+      const merged = parseInput(baseSettingsSchema, { ...current.base, ...settings }, BASE_ISSUES);
       const accountChanged = merged.adminAccount !== current.base.adminAccount;
       if (newPassword !== undefined || accountChanged) {
         if (!currentPassword)
@@ -46,7 +65,8 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
         }
       }
       const portChanged = merged.adminPort !== current.base.adminPort;
-      if (portChanged && !(await portIsFree(merged.adminPort))) {
+      // The -p port is ours for this run: saving it as the setting is fine.
+      if (portChanged && merged.adminPort !== portFlag(core) && !(await portIsFree(merged.adminPort))) {
         throw new ApiFailure(409, 1, `port ${merged.adminPort} is already in use`, 'adminPort', {
           code: 'portInUse',
           port: merged.adminPort,
@@ -76,7 +96,7 @@ export function registerSettingsRoutes(r: RouteRegistry, core: Core): void {
         baseconfigure: baseView(core),
         // With a -p flag the saved port applies only once the program runs without it.
         ...(portChanged
-          ? { port: merged.adminPort, restartNeeded: true, portOverriddenByFlag: Boolean(core.opts.port) }
+          ? { port: merged.adminPort, restartNeeded: true, portOverriddenByFlag: portFlag(core) !== null }
           : {}),
         ...(accountChanged ? { relogin: true } : {}),
       };

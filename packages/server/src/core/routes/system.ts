@@ -4,7 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { ApiFailure, badRequest, parseWith } from '../http/reply.js';
+import { parseInput } from '../http/registry.js';
+import { ApiFailure, badRequest } from '../http/reply.js';
 import { createUpdater, UpdateError } from '../system/release.js';
 import { loadTrustedKeys } from '../system/releaseSignature.js';
 import { createServiceManager } from '../system/service.js';
@@ -39,7 +40,7 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Install, remove, start, stop or restart Lucky as a systemd service',
     query: serviceQuery,
     handler: async (req, reply) => {
-      const { option } = parseWith(serviceQuery, req.query);
+      const { option } = parseInput(serviceQuery, req.query);
       const result = await service.control(option);
       if (!result.ok) {
         throw new ApiFailure(result.code === 'bad-option' ? 400 : 409, 4, result.msg, 'option', {
@@ -77,7 +78,7 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
       'Upload a release package (.tar.gz); it is verified (checksums, signature) and held until confirmed. Without a trusted signature it is refused (code releaseUnsigned) unless ?allowUnsigned=1',
     query: uploadQuery,
     handler: async (req) => {
-      const { allowUnsigned } = parseWith(uploadQuery, req.query);
+      const { allowUnsigned } = parseInput(uploadQuery, req.query);
       if (!req.isMultipart()) throw badRequest('send the package as multipart/form-data', 'file');
       const part = await req.file({ limits: { fileSize: MAX_RELEASE_BYTES } });
       if (!part) throw badRequest('no file in the upload', 'file');
@@ -120,7 +121,7 @@ export function registerSystemRoutes(r: RouteRegistry, core: Core): void {
     summary: 'Install the uploaded release and restart (the previous one is kept for roll-back)',
     body: confirmBody,
     handler: async (req, reply) => {
-      const { key } = parseWith(confirmBody, req.body);
+      const { key } = parseInput(confirmBody, req.body);
       const done = await updater.confirm(key).catch((err: Error) => {
         throw asFailure(err, 'update failed', 'key');
       });

@@ -70,7 +70,13 @@ const noSystemd = !existsSync('/run/systemd/system');
 describe('on this machine', () => {
   it.skipIf(!noSystemd)('reports unsupported where systemd is not running', async () => {
     const m = createServiceManager({ execStart: [process.execPath, '/x/main.js'], workingDirectory: '/x' });
-    for (const opt of ['status', 'install', 'start', 'uninstall']) {
+    // The status is a state to show, not a failure; every change is refused with the reason.
+    expect(await m.control('status')).toEqual({
+      ok: true,
+      status: 'unsupported',
+      msg: 'systemd is not running on this machine; start Lucky with your init system or a container restart policy',
+    });
+    for (const opt of ['install', 'start', 'uninstall']) {
       const r = await m.control(opt);
       expect(r).toEqual({
         ok: false,
@@ -230,6 +236,7 @@ esac
   it('no systemd marker → unsupported', async () => {
     const m = make({ systemdMarker: join(dir, 'absent') });
     expect(await m.control('install')).toMatchObject({ ok: false, code: 'unsupported' });
+    expect(await m.control('status')).toMatchObject({ ok: true, status: 'unsupported' });
     expect(calls()).toEqual([]);
   });
 

@@ -6,7 +6,8 @@ import { isAbsolute, join } from 'node:path';
 
 export const SERVICE_OPTIONS = ['install', 'uninstall', 'start', 'stop', 'restart', 'status'] as const;
 export type ServiceOption = (typeof SERVICE_OPTIONS)[number];
-export type ServiceStatus = 'not-installed' | 'running' | 'stopped' | 'installed';
+/** `unsupported`: systemd is not running on this machine (a container, another init): a state, not a failure. */
+export type ServiceStatus = 'not-installed' | 'running' | 'stopped' | 'installed' | 'unsupported';
 export type ServiceErrorCode = 'unsupported' | 'permission' | 'failed' | 'bad-option';
 
 export type ServiceResult =
@@ -257,7 +258,12 @@ export function createServiceManager(options: ServiceManagerOptions): ServiceMan
       if (!(SERVICE_OPTIONS as readonly string[]).includes(opt)) {
         return fail('bad-option', `unknown option "${option}"; use ${SERVICE_OPTIONS.join(', ')}`);
       }
-      if (!existsSync(marker)) return fail('unsupported', UNSUPPORTED_MSG);
+      if (!existsSync(marker)) {
+        // Asking is not an error: the settings page shows the state quietly; changing it is refused.
+        return opt === 'status'
+          ? { ok: true, status: 'unsupported', msg: UNSUPPORTED_MSG }
+          : fail('unsupported', UNSUPPORTED_MSG);
+      }
       if (opt !== 'status' && !isRoot()) {
         return fail(
           'permission',

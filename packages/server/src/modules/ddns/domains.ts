@@ -2,8 +2,10 @@
 // sub = the apex) and `…?key=value&…` provider options. Without an explicit split the root is
 // the last two labels, or three when the last two are a multi-level suffix (built-in list plus
 // the user's, longest match wins).
-import { domainToASCII } from 'node:url';
-import { DDNS_BUILTIN_SUFFIXES, isDomainLine } from '@lucky/shared';
+import { isDomainLine } from '@lucky/shared';
+import { splitRoot, toAscii } from '../../core/dns/names.js';
+
+export { splitRoot, suffixSet } from '../../core/dns/names.js';
 
 export interface ParsedDomain {
   line: string;
@@ -16,37 +18,6 @@ export interface ParsedDomain {
 }
 
 export type DomainParse = { ok: true; domain: ParsedDomain } | { ok: false; line: string; error: string };
-
-function toAscii(name: string): string {
-  // domainToASCII refuses "*", so the wildcard label is kept apart.
-  const labels = name.toLowerCase().replace(/\.$/, '').split('.');
-  const out = labels.map((l) => (l === '*' ? '*' : domainToASCII(l) || ''));
-  return out.some((l) => l === '') ? '' : out.join('.');
-}
-
-/** A suffix set with the built-in list and the user's extra suffixes. */
-export function suffixSet(extra: readonly string[] = []): Set<string> {
-  const s = new Set(DDNS_BUILTIN_SUFFIXES);
-  for (const x of extra) {
-    const a = toAscii(x.trim().replace(/^\.+/, ''));
-    if (a) s.add(a);
-  }
-  return s;
-}
-
-/** Root of a full name: the longest known suffix plus one label, else the last two labels. */
-export function splitRoot(fqdn: string, suffixes: Set<string>): { sub: string; root: string } {
-  const labels = fqdn.split('.');
-  let rootLabels = 2;
-  for (let n = labels.length - 1; n >= 2; n--) {
-    if (suffixes.has(labels.slice(-n).join('.'))) {
-      rootLabels = n + 1;
-      break;
-    }
-  }
-  if (labels.length <= rootLabels) return { sub: '', root: fqdn };
-  return { sub: labels.slice(0, -rootLabels).join('.'), root: labels.slice(-rootLabels).join('.') };
-}
 
 export function parseDomainLine(raw: string, suffixes: Set<string>): DomainParse {
   const line = raw.trim();

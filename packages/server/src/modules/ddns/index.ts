@@ -1,4 +1,4 @@
-import { type DdnsConfig, ddnsConfigSchema } from '@lucky/shared';
+import { DDNS_MESSAGES, type DdnsConfig, ddnsConfigSchema, issueKit } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
 import { registerDdnsRoutes } from './routes.js';
 import { type DdnsModuleOptions, DdnsRuntime } from './runtime.js';
@@ -13,6 +13,7 @@ export function createDdnsModule(options: DdnsModuleOptions = {}): ModuleDefinit
   return {
     key: 'ddns',
     configSchema: ddnsConfigSchema,
+    issues: issueKit(DDNS_MESSAGES),
     createRuntime: (ctx) => new DdnsRuntime(ctx, options),
     routes: registerDdnsRoutes,
   };

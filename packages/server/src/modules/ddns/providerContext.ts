@@ -1,9 +1,9 @@
-// What a provider gets for one task: HTTP through the task's proxy and API network with the
-// task's time limit, and its API base (overridable for tests, never by the user: see
-// DdnsModuleOptions.endpoints).
+// How a task's provider calls travel: HTTP through the task's proxy and API network with the
+// task's time limit, and the provider's API base (overridable for tests, never by the user: see
+// DdnsModuleOptions.endpoints). The providers themselves are the core's (`ctx.dns`).
 import { DDNS_PROVIDER_INFO, type DdnsProvider, type DdnsTask } from '@lucky/shared';
-import type { ClientOptions, HttpClients, ProxySpec } from './http/client.js';
-import type { ProviderContext } from './providers/types.js';
+import type { DnsClientOptions } from '../../core/dns/index.js';
+import type { HttpClients, ProxySpec } from '../../core/outbound/client.js';
 
 export interface ProviderEnv {
   http: HttpClients;
@@ -16,19 +16,15 @@ export function proxyOf(p: DdnsTask['proxy']): ProxySpec | undefined {
   return p.type === 'none' ? undefined : { type: p.type, address: p.address, user: p.user, password: p.password };
 }
 
-export function providerContext(task: DdnsTask, env: ProviderEnv): ProviderContext {
-  const opts: ClientOptions = {
+export function clientOptions(task: DdnsTask, env: ProviderEnv): DnsClientOptions {
+  return {
+    http: env.http,
     proxy: proxyOf(task.proxy),
     family: task.apiNetwork === 'ipv4' ? 4 : task.apiNetwork === 'ipv6' ? 6 : undefined,
-  };
-  const timeoutMs = task.httpTimeout * 1000;
-  return {
-    dns: task.dns,
-    timeoutMs,
+    timeoutMs: task.httpTimeout * 1000,
     signal: env.signal,
-    now: env.now ?? (() => new Date()),
-    endpoint: (base) => env.endpoints?.[task.dns.provider]?.replace(/\/+$/, '') ?? base,
-    http: (req) => env.http.request(opts, { ...req, timeoutMs: req.timeoutMs ?? timeoutMs, signal: env.signal }),
+    now: env.now,
+    endpoint: env.endpoints?.[task.dns.provider],
   };
 }
 

@@ -13,8 +13,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { RouteRegistry } from '../../core/http/registry.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { HttpClients } from '../../core/outbound/client.js';
 import { suffixSet } from './domains.js';
-import { HttpClients } from './http/client.js';
 import { DdnsRuntime } from './runtime.js';
 import {
   maskSettings,

@@ -4,10 +4,11 @@
 // or switched-on task is checked at once; "sync now" checks one task with the provider.
 import { setMaxListeners } from 'node:events';
 import type { DdnsConfig, DdnsLogEntry, DdnsTask, DdnsTaskState, DdnsWebhook } from '@lucky/shared';
+import { createDnsService, type DnsService } from '../../core/dns/index.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
+import { HttpClients } from '../../core/outbound/client.js';
 import { suffixSet } from './domains.js';
-import { HttpClients } from './http/client.js';
 import type { IpResult } from './ipSources/index.js';
 import { TaskState } from './state.js';
 import { refreshDomains, type SyncEnv, syncTask } from './taskSync.js';
@@ -42,12 +43,15 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   private stopped = false;
   private readonly abort = new AbortController();
   private readonly second: number;
+  private readonly dns: DnsService;
 
   constructor(
     private readonly ctx: ModuleContext,
     private readonly options: DdnsModuleOptions = {},
   ) {
     this.second = options.secondMs ?? 1000;
+    // The supervisor hands the core's service; a runtime made by hand (tests, bench) makes one.
+    this.dns = ctx.dns ?? createDnsService();
     // Every request of a round listens for the stop: many listeners are expected here.
     setMaxListeners(0, this.abort.signal);
   }
@@ -169,6 +173,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   private env(ipCache?: Map<string, Promise<IpResult>>): SyncEnv {
     return {
       http: this.http,
+      dns: this.dns,
       log: this.ctx.log,
       suffixes: suffixSet(this.config.multiLevelSuffixes),
       globalWebhook: this.config.webhook,

@@ -3,13 +3,14 @@
 // provider find / create / update / no-op → statuses, histories, webhook. Every failure stays
 // inside this task and its domains.
 import type { DdnsTask, DdnsWebhook } from '@lucky/shared';
+import { type DnsService, ProviderError } from '../../core/dns/index.js';
 import type { Logger } from '../../core/logs/logger.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
+import type { HttpClients } from '../../core/outbound/client.js';
+import { callbackProvider } from './callback.js';
 import { parseDomains } from './domains.js';
-import type { HttpClients } from './http/client.js';
 import { getTaskIp, type IpResult } from './ipSources/index.js';
-import { providerContext, ttlFor } from './providerContext.js';
-import { PROVIDERS, ProviderError } from './providers/index.js';
+import { clientOptions, type ProviderEnv, ttlFor } from './providerContext.js';
 import { resolveOnServers } from './resolverCheck.js';
 import { scrubbingLogger, secretsOf } from './secrets.js';
 import type { DomainRuntime, TaskState } from './state.js';
@@ -17,10 +18,12 @@ import { callWebhook, webhookVars } from './webhook.js';
 
 export interface SyncEnv {
   http: HttpClients;
+  /** The core's DNS providers (`ctx.dns`). */
+  dns: DnsService;
   log: Logger;
   suffixes: Set<string>;
   globalWebhook: DdnsWebhook;
-  endpoints?: Parameters<typeof providerContext>[1]['endpoints'];
+  endpoints?: ProviderEnv['endpoints'];
   signal?: AbortSignal;
   /** Shared by the tasks of one round (an echo URL answers once per round). */
   ipCache?: Map<string, Promise<IpResult>>;
@@ -78,21 +81,25 @@ async function syncDomain(
     }
     if (a.error) state.log('warn', `${p.fqdn}: DNS check failed (${a.error}), asking the provider`, now());
   }
-  const provider = PROVIDERS[task.dns.provider];
-  if (!provider) {
-    state.setStatus(d, 'failed', now(), `unknown DNS provider "${task.dns.provider}"`, 'unknownProvider');
+  const kind = task.dns.provider;
+  if (kind !== 'callback' && !env.dns.capabilities(kind)) {
+    state.setStatus(d, 'failed', now(), `unknown DNS provider "${kind}"`, 'unknownProvider');
     return 'failed';
   }
   env.onProviderCall?.(task, p.fqdn);
   try {
-    const outcome = await provider.sync(
-      { fqdn: p.fqdn, sub: p.sub, root: p.root, type: task.recordType, value: ip, ttl: ttlFor(task), params: p.params },
-      providerContext(task, {
-        http: env.http,
-        endpoints: env.endpoints,
-        signal: env.signal,
-        now: () => new Date(now()),
-      }),
+    const options = clientOptions(task, {
+      http: env.http,
+      endpoints: env.endpoints,
+      signal: env.signal,
+      now: () => new Date(now()),
+    });
+    const provider = kind === 'callback' ? callbackProvider(task.dns, options) : env.dns.create(task.dns, options);
+    const outcome = await provider.setAddress(
+      { fqdn: p.fqdn, sub: p.sub, root: p.root, params: p.params },
+      task.recordType,
+      ip,
+      ttlFor(task),
     );
     d.value = ip;
     if (outcome === 'same') {

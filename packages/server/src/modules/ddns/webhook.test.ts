@@ -3,7 +3,7 @@
 import { ddnsWebhookSchema } from '@lucky/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recorder } from '../../../test/ddns-helpers.js';
-import { HttpClients } from './http/client.js';
+import { HttpClients } from '../../core/outbound/client.js';
 import { callWebhook, webhookVars } from './webhook.js';
 
 const http = new HttpClients();

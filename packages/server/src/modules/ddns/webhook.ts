@@ -3,7 +3,7 @@
 // Variables: #{ipAddr} #{time} #{timestamp} #{taskName} #{recordType} #{successDomains}
 // #{failedDomains} (comma lists) and #{successDomainsLine} #{failedDomainsLine} (one per line).
 import type { DdnsTask, DdnsWebhook } from '@lucky/shared';
-import type { HttpClients } from './http/client.js';
+import type { HttpClients } from '../../core/outbound/client.js';
 import { proxyOf } from './providerContext.js';
 import { buildTemplateRequest, isSuccessAnswer, type TemplateVars } from './template.js';
 

@@ -1,4 +1,4 @@
-import { type PortforwardConfig, portforwardConfigSchema } from '@lucky/shared';
+import { issueKit, PORTFORWARD_MESSAGES, type PortforwardConfig, portforwardConfigSchema } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
 import { registerPortforwardRoutes } from './routes.js';
 import { PortforwardRuntime } from './runtime.js';
@@ -7,6 +7,7 @@ import { PortforwardRuntime } from './runtime.js';
 export const portforwardModule: ModuleDefinition<PortforwardConfig> = {
   key: 'portforward',
   configSchema: portforwardConfigSchema,
+  issues: issueKit(PORTFORWARD_MESSAGES),
   createRuntime: (ctx) => new PortforwardRuntime(ctx),
   routes: registerPortforwardRoutes,
 };

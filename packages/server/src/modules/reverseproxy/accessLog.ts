@@ -1,12 +1,27 @@
-import type { ReverseproxyRule } from '@lucky/shared';
+import { fillTemplate, REVERSEPROXY_LOG, type ReverseproxyLogCode, type ReverseproxyRule } from '@lucky/shared';
 import type { Logger } from '../../core/logs/logger.js';
-import { RuleLog } from '../../core/logs/ruleLog.js';
+import { RuleLog, type RuleLogLevel } from '../../core/logs/ruleLog.js';
 
 /** What the handlers write to: a sub rule's RuleLog here, a relay in a helper process (helperMain.ts). */
-export type SiteLog = Pick<RuleLog, 'wants' | 'error' | 'warn' | 'info' | 'debug'>;
+export type SiteLog = Pick<RuleLog, 'wants' | 'error' | 'warn' | 'info' | 'debug' | 'coded'>;
 
 export interface SiteLogs {
   get(siteKey: string): SiteLog | undefined;
+}
+
+/**
+ * A line in words (refusals, back-end failures): code + params for the UI's translation
+ * (`reverseproxy.log_<code>`), the English text made only when the site keeps the level. The
+ * access line itself is data (address, method, URL, status, time) and stays plain text: it is
+ * written for every request.
+ */
+export function logLine(
+  log: SiteLog | undefined,
+  level: RuleLogLevel,
+  code: ReverseproxyLogCode,
+  params: Record<string, unknown>,
+): void {
+  if (log?.wants(level)) log.coded(level, code, params, fillTemplate(REVERSEPROXY_LOG[code], params));
 }
 
 /**

@@ -1,5 +1,5 @@
 // HTTP/1.1 towards the back ends: keep-alive pools of plain or TLS sockets, answers parsed by
-// llhttp — the parser node:http itself uses, see llhttp.ts — and handed to the
+// llhttp — the parser node:http itself uses, see core/serve/llhttp.ts — and handed to the
 // proxy as callbacks. Why not undici (used before): on a small proxied request its request
 // objects, header arrays and stream plumbing cost about a fifth of the proxy's time (wrk through
 // the proxy on 2 cores: +29 % req/s for small answers, +54 % for 10 KiB); the parser is the same.
@@ -24,7 +24,7 @@ import {
   SKIP_BODY,
   SPLITS_HEAD,
   STOP_AFTER_HEAD,
-} from './llhttp.js';
+} from '../../core/serve/llhttp.js';
 
 /** Per pool: more requests at once wait in line for a connection. */
 const MAX_CONNECTIONS = 256;

@@ -11,14 +11,22 @@ import {
 } from '../../core/http/canonicalPath.js';
 import { normalizeIp } from '../../core/http/clientIp.js';
 import { peerAddress } from '../../core/http/proxyProtocol.js';
-import type { SiteLog, SiteLogs } from './accessLog.js';
-import { serveFiles } from './fileServer.js';
-import { basicAuthFails, cacheControl, clientIpOf, corsHeaders, ipAllowed, uaAllowed } from './filters.js';
-import type { StreamRequest, StreamResponse } from './h2/stream.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
-import { expandVars, type RequestVars, sendPage } from './pages.js';
+import { serveFiles } from '../../core/serve/fileServer.js';
+import {
+  basicAuthFails,
+  cacheControl,
+  clientIpOf,
+  corsHeaders,
+  ipAllowed,
+  uaAllowed,
+} from '../../core/serve/filters.js';
+import { StreamRequest, StreamResponse } from '../../core/serve/h2/stream.js';
+import { sendPage } from '../../core/serve/pages.js';
+import type { ServeRequest, ServeResponse } from '../../core/serve/request.js';
+import { logLine, type SiteLog, type SiteLogs } from './accessLog.js';
 import { type Backends, type ProxyContext, proxyRequest, proxyTunnel, proxyUpgrade } from './proxy.js';
-import { hostOf, hostValid, type RouteTable, type Site } from './router.js';
+import { hostOf, hostValid, mountFor, type RouteTable, type Site } from './router.js';
+import { expandVars, type RequestVars } from './vars.js';
 
 /** What a rule's handlers read per request; replaced whole on reload. */
 export interface RuleState {
@@ -66,7 +74,7 @@ class Vars implements RequestVars {
   }
 }
 
-function prepare(state: RuleState, req: AnyRequest): Prepared {
+function prepare(state: RuleState, req: ServeRequest): Prepared {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = String(req.headers.host ?? req.headers[':authority'] ?? '');
   const hostname = hostOf(host);
@@ -103,16 +111,16 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
   else if (path !== raw || url.charCodeAt(0) !== 0x2f) {
     // What we checked is what the back end gets (proxy.ts forwards req.url); the query stays as sent.
     url = path + query;
-    (req as { url: string }).url = url;
+    req.url = url;
   }
   const match = decisionPath(path);
   // A refused target is decided on nothing: the rule's default answers the 400.
   const site = bad ? state.table.fallback : state.table.match(hostname, match);
   const s = site.service;
   // The client a PROXY protocol header named (listed proxies only), else the socket's peer.
-  const peer = normalizeIp(peerAddress(req.socket as net.Socket));
+  const peer = normalizeIp(peerAddress(req.socket));
   const clientIP = clientIpOf(s, peer, req.headers);
-  const port = String((req.socket as net.Socket).localPort ?? '');
+  const port = String(req.socket.localPort ?? '');
   return {
     site,
     s,
@@ -138,9 +146,9 @@ function prepare(state: RuleState, req: AnyRequest): Prepared {
 }
 
 /** The first filter that refuses the request: [status, detail, headers], or undefined. */
-function refusal(p: Prepared, req: AnyRequest): [number, string, Record<string, string>] | undefined {
+function refusal(p: Prepared, req: ServeRequest): [number, string, Record<string, string>] | undefined {
   if (p.bad) return [400, p.bad.reason, {}];
-  if (!p.s.enable) return [404, '', {}];
+  if (!p.s.enabled) return [404, '', {}];
   if (!ipAllowed(p.s, p.vars.clientIP)) return [403, 'Your address may not use this site.', {}];
   if (!uaAllowed(p.s, p.vars.userAgent)) return [403, 'Your client may not use this site.', {}];
   if (basicAuthFails(p.s, p.match, req.headers.authorization))
@@ -174,7 +182,7 @@ function answerHeaders(s: ReverseproxyService, origin: string | undefined): Reco
 export function createHandlers(getState: () => RuleState) {
   /** Requests handled (HTTP/2 streams and upgrades included), for the rule's live figures. */
   let requests = 0;
-  const onRequest = (req: AnyRequest, res: AnyResponse): void => {
+  const onRequest = (req: ServeRequest, res: ServeResponse): void => {
     requests++;
     const p = prepare(getState(), req);
     const started = Date.now();
@@ -186,34 +194,38 @@ export function createHandlers(getState: () => RuleState) {
       );
     });
     handle(p, req, res).catch((err: Error) => {
-      p.log?.error(`handler error: ${err.message}`);
+      logLine(p.log, 2, 'handlerError', { detail: err.message });
       if (!res.headersSent) sendPage(res, 500, '');
       else res.destroy();
     });
   };
 
-  const handle = async (p: Prepared, req: AnyRequest, res: AnyResponse): Promise<void> => {
-    // Only HTTP/2's extended CONNECT gets here (h2/session.ts answers a plain one itself).
-    if (req.method === 'CONNECT') return tunnel(p, req as unknown as StreamRequest, res as unknown as StreamResponse);
+  const handle = async (p: Prepared, req: ServeRequest, res: ServeResponse): Promise<void> => {
+    // Only HTTP/2's extended CONNECT gets here (core/serve/h2/session.ts answers a plain one
+    // itself; node:http emits HTTP/1's as 'connect', which nothing listens to).
+    if (req.method === 'CONNECT' && req instanceof StreamRequest && res instanceof StreamResponse)
+      return tunnel(p, req, res);
     const head = req.method === 'HEAD';
-    const extra = answerHeaders(p.s, req.headers.origin as string | undefined);
+    const extra = answerHeaders(p.s, req.headers.origin);
     const refused = refusal(p, req);
     if (refused) {
       // A refused target is logged as sent (cut short) with the reason, so the admin sees what was tried.
-      const what = p.bad ? `${(req.url ?? '').slice(0, 256)} (${p.bad.reason})` : p.vars.url;
-      p.log?.warn(`refused ${refused[0]} [${p.vars.clientIP}] ${p.vars.method} ${p.host}${what}`);
+      const at = { status: refused[0], client: p.vars.clientIP, method: p.vars.method, host: p.host };
+      if (p.bad)
+        logLine(p.log, 3, 'refusedTarget', { ...at, url: (req.url ?? '').slice(0, 256), reason: p.bad.reason });
+      else logLine(p.log, 3, 'refused', { ...at, url: p.vars.url });
       return sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
     }
-    if (req.method === 'OPTIONS' && p.s.cors.enable && req.headers['access-control-request-method']) {
-      const cors = corsHeaders(p.s, req.headers.origin as string | undefined);
+    if (req.method === 'OPTIONS' && p.s.cors.enabled && req.headers['access-control-request-method']) {
+      const cors = corsHeaders(p.s, req.headers.origin);
       if (!cors) return sendPage(res, 403, 'Origin not allowed.');
-      (res as http.ServerResponse).writeHead(204, { ...extra, 'content-length': '0' });
+      res.writeHead(204, { ...extra, 'content-length': '0' });
       res.end();
       return;
     }
-    if (p.s.robots.enable && p.match === '/robots.txt') {
+    if (p.s.robots.enabled && p.match === '/robots.txt') {
       if (req.method === 'OPTIONS') {
-        (res as http.ServerResponse).writeHead(200, { allow: 'GET, HEAD, OPTIONS', 'content-length': '0' });
+        res.writeHead(200, { allow: 'GET, HEAD, OPTIONS', 'content-length': '0' });
         res.end();
         return;
       }
@@ -227,7 +239,7 @@ export function createHandlers(getState: () => RuleState) {
         return proxyRequest(req, res, proxyContext(getState(), p, extra));
       }
       case 'redirect': {
-        (res as http.ServerResponse).writeHead(s.redirectCode, {
+        res.writeHead(s.redirectCode, {
           ...extra,
           location: redirectTarget(s, p),
           'content-length': '0',
@@ -241,12 +253,20 @@ export function createHandlers(getState: () => RuleState) {
         return sendText(res, html, 'text/html; charset=utf-8', extra, head);
       }
       case 'files':
-        return serveFiles(req, res, s, extra, p.vars.path, p.vars.url.slice(p.vars.path.length));
+        return serveFiles(
+          req,
+          res,
+          mountFor(s, p.vars.path),
+          s,
+          extra,
+          p.vars.path,
+          p.vars.url.slice(p.vars.path.length),
+        );
       case 'text':
         return sendText(res, expandVars(s.text, p.vars), s.textContentType, extra, head);
       case 'close':
-        p.log?.debug(`closed the connection of ${p.vars.clientIP}`);
-        if ('stream' in res && res.stream) res.stream.close();
+        logLine(p.log, 5, 'closed', { client: p.vars.clientIP });
+        if (res.stream) res.stream.close();
         else req.socket.destroy();
         return;
     }
@@ -254,12 +274,12 @@ export function createHandlers(getState: () => RuleState) {
 
   /** WebSocket over HTTP/2: the same checks as an HTTP/1.1 upgrade (onUpgrade), answered on the stream. */
   const tunnel = async (p: Prepared, req: StreamRequest, res: StreamResponse): Promise<void> => {
-    const refused = refusal(p, req as unknown as AnyRequest);
+    const refused = refusal(p, req);
     const notHere = p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0;
     const status = refused?.[0] ?? (req.headers[':protocol'] !== 'websocket' ? 501 : notHere ? 404 : 0);
     if (status) {
-      p.log?.warn(`refused websocket ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
-      return sendPage(res as unknown as AnyResponse, status, refused?.[1] ?? '', refused?.[2] ?? {});
+      logLine(p.log, 3, 'refusedWebsocket', { status, client: p.vars.clientIP, host: p.host, url: p.vars.url });
+      return sendPage(res, status, refused?.[1] ?? '', refused?.[2] ?? {});
     }
     return proxyTunnel(req, res, proxyContext(getState(), p, {}));
   };
@@ -273,7 +293,7 @@ export function createHandlers(getState: () => RuleState) {
     const status =
       refused?.[0] ?? (p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0 ? 404 : 0);
     if (status) {
-      p.log?.warn(`refused upgrade ${status} [${p.vars.clientIP}] ${p.host}${p.vars.url}`);
+      logLine(p.log, 3, 'refusedUpgrade', { status, client: p.vars.clientIP, host: p.host, url: p.vars.url });
       const extraHeader = status === 401 ? 'WWW-Authenticate: Basic realm="Authorization Required"\r\n' : '';
       socket.end(
         `HTTP/1.1 ${status} ${UPGRADE_TITLES[status] ?? 'Not Found'}\r\n${extraHeader}Content-Length: 0\r\nConnection: close\r\n\r\n`,
@@ -298,8 +318,7 @@ function proxyContext(state: RuleState, p: Prepared, extra: Record<string, strin
     scheme: p.scheme,
     host: p.host,
     responseHeaders: extra,
-    onError: (text) => p.log?.error(text),
-    onInfo: (text) => p.log?.info(text),
+    log: (level, code, params) => logLine(p.log, level, code, params),
   };
 }
 
@@ -311,8 +330,8 @@ function redirectTarget(s: ReverseproxyService, p: Prepared): string {
 
 const escAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function sendText(res: AnyResponse, text: string, type: string, extra: Record<string, string>, head: boolean): void {
-  (res as http.ServerResponse).writeHead(200, {
+function sendText(res: ServeResponse, text: string, type: string, extra: Record<string, string>, head: boolean): void {
+  res.writeHead(200, {
     'content-type': type,
     'content-length': String(Buffer.byteLength(text)),
     ...extra,

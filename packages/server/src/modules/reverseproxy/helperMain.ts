@@ -11,10 +11,10 @@ import { setAdminRelay } from '../../core/http/adminRelay.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
 import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import { HttpListener } from '../../core/serve/listener.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { createHandlers, type RuleState } from './handler.js';
 import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
-import { RuleListener } from './listener.js';
 import { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
 import { listenOptions } from './ruleOptions.js';
@@ -39,10 +39,14 @@ class RelayLog implements SiteLog {
   wants(level: RuleLogLevel): boolean {
     return this.keeps && level <= this.level;
   }
-  private add(level: RuleLogLevel, text: string): void {
+  private add(level: RuleLogLevel, text: string, code?: string, params?: Record<string, unknown>): void {
     if (!this.wants(level)) return;
     if (pending.length >= MAX_PENDING_LINES) dropped++;
-    else pending.push([this.ruleKey, this.siteKey, level, text, Date.now()]);
+    else if (code === undefined) pending.push([this.ruleKey, this.siteKey, level, text, Date.now()]);
+    else pending.push([this.ruleKey, this.siteKey, level, text, Date.now(), code, params]);
+  }
+  coded(level: RuleLogLevel, code: string, params: Record<string, unknown>, text: string) {
+    this.add(level, text, code, params);
   }
   error(text: string) {
     this.add(2, text);
@@ -92,7 +96,7 @@ class CertCopy implements CertSource {
 
 interface Served {
   state: RuleState;
-  listener: RuleListener;
+  listener: HttpListener;
   requests: () => number;
 }
 
@@ -118,7 +122,7 @@ function setRule(rule: ReverseproxyRule): void {
   const next = { state } as Served;
   const handlers = createHandlers(() => next.state);
   next.requests = handlers.requestCount;
-  next.listener = new RuleListener(handlers, resolver, listenOptions(rule), undefined, guard);
+  next.listener = new HttpListener(handlers, resolver, listenOptions(rule), undefined, guard);
   rules.set(rule.key, next);
 }
 

@@ -18,8 +18,8 @@ export type ToHelper =
   /** Finish: close every connection and exit. */
   | { t: 'exit' };
 
-/** One log line: rule key, site key (sub rule or `default`), level, text, time (ms). */
-export type RelayedLine = [string, string, RuleLogLevel, string, number];
+/** One log line: rule key, site key (sub rule or `default`), level, text, time (ms), and its code + params when coded. */
+export type RelayedLine = [string, string, RuleLogLevel, string, number, string?, Record<string, unknown>?];
 
 /** A rule's figures in one helper since it got the rule: bytes in, bytes out, requests, open connections. */
 export type HelperTraffic = [number, number, number, number];

@@ -1,6 +1,6 @@
 // The back-end client of last resort: node:http's own client behind the same interface as
 // BackendPool (backendClient.ts). Used only when node's internal HTTP parser fails the start-up
-// self-test (llhttp.ts: `llhttpProblem`), so that a Node release that drops or changes
+// self-test (core/serve/llhttp.ts: `llhttpProblem`), so that a Node release that drops or changes
 // node:_http_common (DEP0199) costs speed, never service. node:http frames what it sends itself
 // (Content-Length or chunked from what is written), keeps its own keep-alive pool per Agent and
 // never reuses a socket whose answer was not read to the end.

@@ -1,7 +1,7 @@
 import { reverseproxyDefaultRuleSchema } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { StreamRequest } from './h2/stream.js';
-import type { AnyRequest } from './listener.js';
+import { StreamRequest } from '../../core/serve/h2/stream.js';
+import type { ServeRequest } from '../../core/serve/request.js';
 import { bodyFraming, type ProxyContext, responseHeadersOf, upstreamHeaders } from './proxy.js';
 import type { Target } from './targets.js';
 
@@ -83,10 +83,15 @@ describe('Connection cannot remove what the message depends on', () => {
 });
 
 describe('bodyFraming', () => {
-  const h1 = (headers: Record<string, string>, method = 'POST', httpVersion = '1.1') =>
-    ({ headers, method, httpVersion }) as unknown as AnyRequest;
-  const h2 = (headers: Record<string, string>, method = 'POST') =>
-    new StreamRequest(method, '/', headers, {} as never, {} as never) as unknown as AnyRequest;
+  const h1 = (headers: Record<string, string>, method = 'POST', httpVersion = '1.1'): ServeRequest => ({
+    headers,
+    method,
+    httpVersion,
+    socket: {} as never,
+    readableDidRead: false,
+  });
+  const h2 = (headers: Record<string, string>, method = 'POST'): ServeRequest =>
+    new StreamRequest(method, '/', headers, {} as never, {} as never);
 
   it.each([
     ['chunked', h1({ 'transfer-encoding': 'chunked' }), { hasBody: true }],

@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type net from 'node:net';
-import type { ReverseproxyService } from '@lucky/shared';
+import type { ReverseproxyLogCode, ReverseproxyService } from '@lucky/shared';
 import { isAdminTarget, RELAY_HEADER, relayValue } from '../../core/http/adminRelay.js';
+import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
+import { DirectResponse } from '../../core/serve/directHttp1.js';
+import { peerIsTrusted } from '../../core/serve/filters.js';
+import { StreamRequest, type StreamResponse } from '../../core/serve/h2/stream.js';
+import { llhttpProblem } from '../../core/serve/llhttp.js';
+import { sendPage } from '../../core/serve/pages.js';
+import { bodyOf, type ServeRequest, type ServeResponse } from '../../core/serve/request.js';
 import { BackendPool } from './backendClient.js';
-import { DirectResponse } from './directHttp1.js';
-import { peerIsTrusted } from './filters.js';
-import { bodyOf, StreamRequest, type StreamResponse } from './h2/stream.js';
-import type { AnyRequest, AnyResponse } from './listener.js';
-import { llhttpProblem } from './llhttp.js';
 import { type BackendConnections, NodeHttpBackend } from './nodeHttpBackend.js';
-import { sendPage } from './pages.js';
 import type { ServedService } from './router.js';
 import { noteAnswer, noteFailure, order, type Target } from './targets.js';
 
@@ -83,7 +84,7 @@ export class Backends {
     const id = `${skipVerify ? 'insecure' : 'verify'} ${origin}`;
     let p = this.pools.get(id);
     if (!p) {
-      // node:http's client when node's parser failed its start-up self-test (llhttp.ts).
+      // node:http's client when node's parser failed its start-up self-test (core/serve/llhttp.ts).
       p = llhttpProblem ? new NodeHttpBackend(origin, skipVerify) : new BackendPool(origin, skipVerify);
       this.pools.set(id, p);
     }
@@ -117,8 +118,8 @@ export interface ProxyContext {
   host: string;
   /** Added to the answer (CORS, cache, custom headers). */
   responseHeaders: Record<string, string>;
-  onError(text: string): void;
-  onInfo(text: string): void;
+  /** A line in the site's log, as code + params (REVERSEPROXY_LOG; accessLog.ts logLine). */
+  log(level: RuleLogLevel, code: ReverseproxyLogCode, params: Record<string, unknown>): void;
 }
 
 /**
@@ -129,20 +130,20 @@ function attemptFailed(
   ctx: ProxyContext,
   target: Target,
   err: Error,
-  what: string,
+  what: 'proxyError' | 'websocketError',
   answered = false,
 ): string | undefined {
   const { code, message } = err as NodeJS.ErrnoException;
-  ctx.onError(`${what} ${`${target.origin}: ${code ?? ''} ${message}`.trim()}`);
+  ctx.log(2, what, { origin: target.origin, detail: `${code ?? ''} ${message}`.trim() });
   const pause = answered ? 0 : noteFailure(target, code);
   if (pause && ctx.service.targets.length > 1)
-    ctx.onError(`back end ${target.origin} unreachable (${code}): the others go first for ${pause / 1000} s`);
+    ctx.log(2, 'backendUnreachable', { origin: target.origin, errno: code, seconds: pause / 1000 });
   return code;
 }
 
 /** The back end answered: if it had been unreachable, it takes its turn again. */
 function backendAnswered(ctx: ProxyContext, target: Target): void {
-  if (noteAnswer(target) && ctx.service.targets.length > 1) ctx.onInfo(`back end ${target.origin} answers again`);
+  if (noteAnswer(target) && ctx.service.targets.length > 1) ctx.log(4, 'backendBack', { origin: target.origin });
 }
 
 /**
@@ -188,7 +189,7 @@ export function upstreamHeaders(
   return h;
 }
 
-const pathOf = (req: AnyRequest) => (req.url?.startsWith('/') ? req.url : '/');
+const pathOf = (req: ServeRequest) => (req.url?.startsWith('/') ? req.url : '/');
 
 /** Answer headers from the parser's [name, value, …] list: names lower-case, hop-by-hop dropped, repeated names as lists. */
 export function responseHeadersOf(
@@ -229,7 +230,7 @@ class Attempt {
   private settled = false;
 
   constructor(
-    private readonly res: AnyResponse,
+    private readonly res: ServeResponse,
     private readonly extra: Record<string, string>,
     private readonly done: (err?: Error) => void,
     /** Names the custom config hides from the back end's answer. */
@@ -241,14 +242,14 @@ class Attempt {
   }
 
   onHeaders(status: number, raw: string[], resume: () => void): void {
-    const res = this.res as http.ServerResponse;
+    const res = this.res;
     this.answered = true;
     res.writeHead(status, responseHeadersOf(raw, this.extra, this.hide));
     // A small answer arrives with its headers: send both in one write (the direct path's
     // response does this itself, without a tick per request).
-    if (!(this.res instanceof DirectResponse) && typeof res.cork === 'function') {
+    if (!(res instanceof DirectResponse) && res.cork) {
       res.cork();
-      process.nextTick(() => res.uncork());
+      process.nextTick(() => res.uncork?.());
     }
     this.onDrain = resume;
   }
@@ -258,7 +259,7 @@ class Attempt {
   private waitingForDrain = false;
 
   onData(chunk: Buffer): boolean {
-    const ok = (this.res as http.ServerResponse).write(chunk);
+    const ok = this.res.write(chunk);
     if (!ok && !this.waitingForDrain) {
       // The parser may still hand over the rest of a chunk it had read: wait for one drain only.
       this.waitingForDrain = true;
@@ -305,7 +306,7 @@ const CHUNKED_BODY: BodyFraming = { hasBody: true };
  * (RFC 9112 §6.1: faulty framing, 400). HTTP/2 frames with DATA: a length, if given, was checked
  * against the DATA by the engine, and without one a body other than on GET / HEAD goes chunked.
  */
-export function bodyFraming(req: AnyRequest): BodyFraming {
+export function bodyFraming(req: ServeRequest): BodyFraming {
   const { headers } = req;
   const length = headers['content-length'];
   const te = headers['transfer-encoding'];
@@ -329,11 +330,11 @@ export function bodyFraming(req: AnyRequest): BodyFraming {
 const REQUEST_ERRORS = new Set(['EBODYLENGTH', 'EINVALIDREQUEST']);
 
 /** Stream the request to a back end and the answer back; fail over on connect errors; 502 page at the end. */
-export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: ProxyContext): Promise<void> {
+export async function proxyRequest(req: ServeRequest, res: ServeResponse, ctx: ProxyContext): Promise<void> {
   const s = ctx.service;
   const { hasBody, bodyLength, refused } = bodyFraming(req);
   if (refused) {
-    ctx.onError(`refused ${refused[0]}: ${refused[1]}`);
+    ctx.log(2, 'refusedBody', { status: refused[0], reason: refused[1] });
     return sendPage(res, refused[0], refused[1], ctx.responseHeaders, req.method === 'HEAD');
   }
   let clientGone = false;
@@ -364,10 +365,10 @@ export async function proxyRequest(req: AnyRequest, res: AnyResponse, ctx: Proxy
     });
     if (attempt?.answered) backendAnswered(ctx, target);
     if (!err || clientGone) return; // answered, or nobody is left to answer
-    const code = attemptFailed(ctx, target, err, 'proxy error', attempt?.answered);
+    const code = attemptFailed(ctx, target, err, 'proxyError', attempt?.answered);
     requestFault = REQUEST_ERRORS.has(String(code));
     // Fail over only while nothing was answered and nothing of the request body was read.
-    const bodyUntouched = !hasBody || !(req as { readableDidRead?: boolean }).readableDidRead;
+    const bodyUntouched = !hasBody || !req.readableDidRead;
     if (attempt?.answered || res.headersSent || !bodyUntouched || !CONNECT_ERRORS.has(String(code))) break;
   }
   if (res.headersSent) res.destroy();
@@ -407,9 +408,7 @@ export async function proxyUpgrade(
   const s = ctx.service;
   const key = req.headers['sec-websocket-key'];
   if (String(req.headers.upgrade).toLowerCase() !== 'websocket' || typeof key !== 'string' || !key) {
-    ctx.onError(
-      `refused upgrade to ${JSON.stringify(String(req.headers.upgrade)).slice(0, 40)}: only WebSocket is passed on`,
-    );
+    ctx.log(2, 'refusedUpgradeType', { upgrade: JSON.stringify(String(req.headers.upgrade)).slice(0, 40) });
     socket.end(
       'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\n\r\nOnly WebSocket upgrades are passed on.\n',
     );
@@ -445,7 +444,7 @@ export async function proxyUpgrade(
       socket.pipe(up.socket);
       return;
     } catch (err) {
-      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
+      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocketError')))) break;
     }
   }
   socket.end(
@@ -510,8 +509,8 @@ export async function proxyTunnel(req: StreamRequest, res: StreamResponse, ctx: 
       upstream.resume();
       return;
     } catch (err) {
-      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocket proxy error')))) break;
+      if (!CONNECT_ERRORS.has(String(attemptFailed(ctx, target, err as Error, 'websocketError')))) break;
     }
   }
-  if (!res.closed) sendPage(res as unknown as AnyResponse, 502, 'The back end did not answer.', ctx.responseHeaders);
+  if (!res.closed) sendPage(res, 502, 'The back end did not answer.', ctx.responseHeaders);
 }

@@ -4,7 +4,8 @@ import {
   type ReverseproxyService,
   type ReverseproxySubRule,
 } from '@lucky/shared';
-import { canonicalPath, decisionPath, hostHeaderOk } from '../../core/http/canonicalPath.js';
+import { hostHeaderOk } from '../../core/http/canonicalPath.js';
+import { prefixForm, underPrefix } from '../../core/serve/pathPrefix.js';
 
 /**
  * A service as it serves: its custom config's directives merged into its own header settings
@@ -75,22 +76,6 @@ export function hostValid(hostHeader: string): boolean {
 }
 
 /**
- * A configured prefix in the form request paths are compared in (`/%61pi//v1` → `/api/v1`, hex
- * upper case, `;` parameters cut), made once per config; one the rule refuses stays as written.
- */
-export function prefixForm(prefix: string): string {
-  const c = canonicalPath(prefix);
-  return typeof c === 'string' ? decisionPath(c) : prefix;
-}
-
-/** Does `path` start with `prefix` on a segment boundary (`/app` takes `/app` and `/app/x`, not `/apple`)? */
-export function underPrefix(path: string, prefix: string): boolean {
-  if (prefix === '/' || prefix === '') return true;
-  const p = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
-  return path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`);
-}
-
-/**
  * The route table of one rule: host → sub rules by exact name, then by
  * one-level `*.` wildcard; within a host the longest matching path prefix
  * wins, in definition order on ties. Disabled sub rules are left out; what
@@ -105,7 +90,7 @@ export class RouteTable {
   constructor(rule: Pick<ReverseproxyRule, 'subRules' | 'defaultRule'>) {
     this.fallback = { key: 'default', service: servedService(rule.defaultRule), pathPrefix: '/' };
     for (const sub of rule.subRules) {
-      if (!sub.enable) continue;
+      if (!sub.enabled) continue;
       const site = siteOf(sub);
       for (const d of sub.domains) {
         const map = d.startsWith('*.') ? this.wildcard : this.exact;
@@ -134,4 +119,11 @@ export class RouteTable {
 
 function siteOf(sub: ReverseproxySubRule): Site {
   return { key: sub.key, service: servedService(sub), pathPrefix: prefixForm(sub.pathPrefix || '/') };
+}
+
+/** The local mount with the longest URL path that covers `urlPath` (files service), if any. */
+export function mountFor(s: ReverseproxyService, urlPath: string): ReverseproxyService['mounts'][number] | undefined {
+  return [...s.mounts]
+    .filter((m) => m.type === 'local' && underPrefix(urlPath, m.urlPath))
+    .sort((a, b) => b.urlPath.length - a.urlPath.length)[0];
 }

@@ -1,153 +1,98 @@
-import { randomInt } from 'node:crypto';
 import {
-  customConfigPieces,
-  isIpv4,
-  isSecretName,
-  looksLikeToken,
-  REVERSEPROXY_MESSAGES as M,
-  maskPieces,
+  enabledBodySchema,
+  REVERSEPROXY_DEFAULT_SITE,
+  type ReverseproxyAddRuleResponse,
+  type ReverseproxyBatchResponse,
   type ReverseproxyConfig,
+  type ReverseproxyListResponse,
+  type ReverseproxyLogsResponse,
   type ReverseproxyRule,
-  type ReverseproxyService,
-  restorePieces,
+  type ReverseproxyRuleResponse,
+  type ReverseproxySubRule,
   reverseproxyBatchDomainSchema,
-  reverseproxyConfigSchema,
+  reverseproxyIssues,
   reverseproxyLogsQuerySchema,
   reverseproxyRuleInputSchema,
   reverseproxySubRuleInputSchema,
 } from '@lucky/shared';
-import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import type { RouteRegistry } from '../../core/http/registry.js';
-import { badRequest, conflict, notFound, parseWith } from '../../core/http/reply.js';
+import type { z } from 'zod';
+import type { Routes } from '../../core/http/registry.js';
+import { fieldFailure } from '../../core/http/reply.js';
+import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { portConflict } from './checks.js';
 import { ReverseproxyRuntime } from './runtime.js';
+import { keepFreeTextSecrets } from './secrets.js';
+import { ruleView } from './views.js';
 
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const newKey = () => Array.from({ length: 16 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
-const enableBody = z.object({ enable: z.boolean() });
-const logsQuery = reverseproxyLogsQuerySchema.extend({ site: z.string().min(1).default('default') });
+type RuleInput = z.infer<typeof reverseproxyRuleInputSchema>;
+type SubRuleInput = z.infer<typeof reverseproxySubRuleInputSchema>;
 
-type Header = ReverseproxyService['requestHeaders'][number];
-/** A header towards the back end that carries a credential (Authorization, *token*, *key*, …). */
-const secretHeader = (h: Header) => h.value !== '' && (isSecretName(h.name) || looksLikeToken(h.value));
-
-/**
- * Secrets never leave the server: the basic-auth password and the values of credential headers
- * sent to the back end read as '' with `passwordSet` / `valueSet` telling one is stored; in the
- * custom config the secret header values read as SECRET_MASK (the rest stays readable).
- */
-function masked<T extends ReverseproxyService>(s: T) {
-  return {
-    ...s,
-    basicAuth: { ...s.basicAuth, password: '', passwordSet: s.basicAuth.password !== '' },
-    requestHeaders: s.requestHeaders.map((h) => (secretHeader(h) ? { ...h, value: '', valueSet: true } : h)),
-    customConfig: maskPieces(customConfigPieces(s.customConfig)),
-  };
-}
+const notFound = (code: 'ruleNotFound' | 'subRuleNotFound', field: string) =>
+  fieldFailure({ field, code, params: {}, msg: reverseproxyIssues.describe(code) }, 404);
 
 /**
- * An edit that sends an empty password keeps the stored one (the GET never shows it); so does a
- * header sent with an empty value, taking the stored value of the same name (in order), and a
- * custom config that still shows SECRET_MASK where a stored secret was. `at`: the service's
- * path in the call (for the refusal of a custom config whose masks cannot be matched).
+ * REST calls of the web service module; see docs/API.md, "Web service (`reverseproxy`)". Bodies
+ * and queries are parsed by the registry with the module's schemas; secrets are masked in every
+ * answer (views.ts) and kept when sent back masked (basic-auth passwords by the supervisor,
+ * header values and custom configs by secrets.ts).
  */
-function keepPassword<T extends ReverseproxyService>(next: T, old: ReverseproxyService | undefined, at = ''): T {
-  if (!old) return next;
-  const customConfig = restorePieces(next.customConfig, customConfigPieces(old.customConfig));
-  if (customConfig === undefined) throw badRequest(M.customConfigMask, `${at}customConfig`, 'customConfigMask');
-  const basicAuth =
-    next.basicAuth.password || !old.basicAuth.password
-      ? next.basicAuth
-      : { ...next.basicAuth, password: old.basicAuth.password };
-  const unused = old.requestHeaders.filter(secretHeader);
-  const requestHeaders = next.requestHeaders.map((h) => {
-    if (h.value !== '') return h;
-    const i = unused.findIndex((o) => o.name.toLowerCase() === h.name.toLowerCase());
-    if (i < 0) return h;
-    const [stored] = unused.splice(i, 1);
-    return { ...h, value: stored.value };
-  });
-  return { ...next, basicAuth, requestHeaders, customConfig };
-}
-
-/** The address families a rule's socket takes: its literal's, else its network type's. */
-function familiesOf(r: ReverseproxyRule): (4 | 6)[] {
-  const a = r.address.replace(/^\[|\]$/g, '');
-  if (a) return [isIpv4(a) ? 4 : 6];
-  return r.network === 'tcp4' ? [4] : r.network === 'tcp6' ? [6] : [4, 6];
-}
-
-const params = (req: FastifyRequest) => req.params as { key: string; sub?: string };
-
-/** REST calls of the web service module; see docs/API.md, "Web service (`reverseproxy`)". */
-export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<ReverseproxyConfig>): void {
+export function registerReverseproxyRoutes(r: Routes, api: ModuleApi<ReverseproxyConfig>): void {
+  const serial = serialQueue();
   const live = () => {
     const rt = api.runtime();
     return rt instanceof ReverseproxyRuntime ? rt : undefined;
   };
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = chain.then(fn);
-    chain = run.catch(() => {});
-    return run;
-  };
+  const view = (rule: ReverseproxyRule) => ruleView(rule, live(), api.config().enabled);
   const findRule = (c: ReverseproxyConfig, key: string) => {
     const rule = c.rules.find((x) => x.key === key);
-    if (!rule) throw notFound(M.ruleNotFound);
+    if (!rule) throw notFound('ruleNotFound', 'key');
     return rule;
   };
-  const view = (rule: ReverseproxyRule) => {
-    const rt = live();
-    const status = rt?.ruleStatus(rule.key) ?? { state: rule.enable ? 'stopped' : 'disabled', warnings: [] };
-    const sites = ['default', ...rule.subRules.map((x) => x.key)];
-    const lastLogs: Record<string, unknown[]> = {};
-    for (const site of sites) {
-      const show =
-        site === 'default'
-          ? rule.defaultRule.log.showLatest
-          : (rule.subRules.find((x) => x.key === site)?.log.showLatest ?? 10);
-      lastLogs[site] = rt?.log(rule.key, site)?.newest(show) ?? [];
-    }
+  const findSub = (rule: ReverseproxyRule, sub: string | undefined) => {
+    const found = rule.subRules.find((x) => x.key === sub);
+    if (!found) throw notFound('subRuleNotFound', 'sub');
+    return found;
+  };
+  /** The module's check across rules (`focus`: the rule this call changed), then validate → apply → save. */
+  const save = async (next: ReverseproxyConfig, focus?: string) => {
+    const clash = focus ? portConflict(next, focus) : undefined;
+    if (clash) throw fieldFailure(clash, 409);
+    await api.saveConfig(next);
+    return api.config();
+  };
+  const ruleAnswer = (config: ReverseproxyConfig, key: string): ReverseproxyRuleResponse => ({
+    ret: 0,
+    rule: view(findRule(config, key)),
+  });
+  /** A sub rule as sent, with its key (kept when it names a stored one) and its stored free-text secrets. */
+  const subRuleOf = (input: SubRuleInput, stored: ReverseproxySubRule[], taken: { key: string }[], at: string) => {
+    const old = stored.find((x) => x.key === input.key);
+    const key = old?.key ?? newKey(taken);
+    taken.push({ key });
+    return keepFreeTextSecrets({ ...input, key }, old, at);
+  };
+  /** A rule as sent: sub rules keyed, masked header values and custom configs back from `old`. */
+  const ruleOf = (input: RuleInput, key: string, old?: ReverseproxyRule): ReverseproxyRule => {
+    const stored = old?.subRules ?? [];
+    const taken = input.subRules.filter((s) => s.key).map((s) => ({ key: s.key as string }));
     return {
-      ...rule,
-      defaultRule: masked(rule.defaultRule),
-      subRules: rule.subRules.map(masked),
-      status,
-      lastLogs,
+      ...input,
+      key,
+      defaultRule: keepFreeTextSecrets(input.defaultRule, old?.defaultRule, 'defaultRule.'),
+      subRules: input.subRules.map((s, i) => subRuleOf(s, stored, taken, `subRules.${i}.`)),
     };
   };
-  /** Validate the whole slice (field paths relative to the rule list), check ports, save, apply. */
-  const save = async (next: ReverseproxyConfig, focus?: string) => {
-    const valid = parseWith(reverseproxyConfigSchema, next, M);
-    const rule = valid.rules.find((x) => x.key === focus);
-    if (rule?.enable) {
-      const clash = valid.rules.find(
-        (o) =>
-          o.key !== rule.key &&
-          o.enable &&
-          o.port === rule.port &&
-          (o.address === rule.address || o.address === '' || rule.address === '') &&
-          familiesOf(o).some((f) => familiesOf(rule).includes(f)),
-      );
-      if (clash) throw conflict(`${M.portConflict} (${clash.name || clash.key})`, 'port', 'portConflict');
-    }
-    await api.saveConfig(valid);
-    return valid;
-  };
-  /** Sub rules of a rule input get keys; existing keys are kept. */
-  const withKeys = (input: z.infer<typeof reverseproxyRuleInputSchema>, key: string): ReverseproxyRule => ({
-    ...input,
-    key,
-    subRules: input.subRules.map((s) => ({ ...s, key: s.key || newKey() })),
-  });
 
   r.add({
     method: 'GET',
     path: '/api/reverseproxy/rules',
     access: 'token',
-    summary: 'Web service: rules with their sub rules, live status and the latest access log lines',
-    handler: () => ({ ret: 0, list: api.config().rules.map(view) }),
+    summary: 'Web service: the module switch and every rule with its sub rules, live status and latest log lines',
+    handler: (): ReverseproxyListResponse => {
+      const config = api.config();
+      return { ret: 0, enabled: config.enabled, list: config.rules.map(view) };
+    },
   });
 
   r.add({
@@ -156,13 +101,12 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     access: 'token',
     summary: 'Web service: add a rule (keys are assigned by the server)',
     body: reverseproxyRuleInputSchema,
-    handler: (req) =>
-      serial(async () => {
-        const input = parseWith(reverseproxyRuleInputSchema, req.body, M);
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<ReverseproxyAddRuleResponse> => {
         const prev = api.config();
-        const key = newKey();
-        const saved = await save({ rules: [...prev.rules, withKeys(input, key)] }, key);
-        return { ret: 0, key, rule: view(findRule(saved, key)) };
+        const key = newKey(prev.rules);
+        const saved = await save({ ...prev, rules: [...prev.rules, ruleOf(input.body, key)] }, key);
+        return { ...ruleAnswer(saved, key), key };
       }),
   });
 
@@ -171,7 +115,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     path: '/api/reverseproxy/rules/:key',
     access: 'token',
     summary: 'Web service: one rule with status',
-    handler: (req) => ({ ret: 0, rule: view(findRule(api.config(), params(req).key)) }),
+    handler: (_req, _reply, input): ReverseproxyRuleResponse => ruleAnswer(api.config(), input.params.key),
   });
 
   r.add({
@@ -180,24 +124,13 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     access: 'token',
     summary: 'Web service: replace a rule (its socket stays open when address and port are unchanged)',
     body: reverseproxyRuleInputSchema,
-    handler: (req) =>
-      serial(async () => {
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<ReverseproxyRuleResponse> => {
         const prev = api.config();
-        const old = findRule(prev, params(req).key);
-        const input = withKeys(parseWith(reverseproxyRuleInputSchema, req.body, M), old.key);
-        const rule: ReverseproxyRule = {
-          ...input,
-          defaultRule: keepPassword(input.defaultRule, old.defaultRule, 'defaultRule.'),
-          subRules: input.subRules.map((x, i) =>
-            keepPassword(
-              x,
-              old.subRules.find((o) => o.key === x.key),
-              `subRules.${i}.`,
-            ),
-          ),
-        };
-        const saved = await save({ rules: prev.rules.map((x) => (x.key === old.key ? rule : x)) }, old.key);
-        return { ret: 0, rule: view(findRule(saved, old.key)) };
+        const old = findRule(prev, input.params.key);
+        const rule = ruleOf(input.body, old.key, old);
+        const saved = await save({ ...prev, rules: prev.rules.map((x) => (x.key === old.key ? rule : x)) }, old.key);
+        return ruleAnswer(saved, old.key);
       }),
   });
 
@@ -206,11 +139,11 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     path: '/api/reverseproxy/rules/:key',
     access: 'token',
     summary: 'Web service: delete a rule (its socket closes, its logs are dropped)',
-    handler: (req) =>
+    handler: (_req, _reply, input) =>
       serial(async () => {
         const prev = api.config();
-        const old = findRule(prev, params(req).key);
-        await save({ rules: prev.rules.filter((x) => x.key !== old.key) });
+        const old = findRule(prev, input.params.key);
+        await save({ ...prev, rules: prev.rules.filter((x) => x.key !== old.key) });
         return { ret: 0 };
       }),
   });
@@ -220,34 +153,26 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     path: '/api/reverseproxy/rules/:key/enable',
     access: 'token',
     summary: 'Web service: switch a rule on or off',
-    body: enableBody,
-    handler: (req) =>
-      serial(async () => {
-        const { enable } = parseWith(enableBody, req.body);
+    body: enabledBodySchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<ReverseproxyRuleResponse> => {
         const prev = api.config();
-        const old = findRule(prev, params(req).key);
-        const saved = await save({ rules: prev.rules.map((x) => (x.key === old.key ? { ...x, enable } : x)) }, old.key);
-        return { ret: 0, rule: view(findRule(saved, old.key)) };
+        const old = findRule(prev, input.params.key);
+        const { enabled } = input.body;
+        const rules = prev.rules.map((x) => (x.key === old.key ? { ...x, enabled } : x));
+        return ruleAnswer(await save({ ...prev, rules }, old.key), old.key);
       }),
   });
 
-  const editSub = (
-    req: FastifyRequest,
-    edit: (rule: ReverseproxyRule, sub: string | undefined) => ReverseproxyRule['subRules'],
-  ) =>
-    serial(async () => {
+  /** Change the sub rules of rule `:key` and answer the rule. */
+  const editSubs = (key: string, edit: (rule: ReverseproxyRule) => ReverseproxySubRule[]) =>
+    serial(async (): Promise<ReverseproxyRuleResponse> => {
       const prev = api.config();
-      const rule = findRule(prev, params(req).key);
-      const subRules = edit(rule, params(req).sub);
-      const saved = await save(
-        { rules: prev.rules.map((x) => (x.key === rule.key ? { ...x, subRules } : x)) },
-        rule.key,
-      );
-      return { ret: 0, rule: view(findRule(saved, rule.key)) };
+      const rule = findRule(prev, key);
+      const subRules = edit(rule);
+      const rules = prev.rules.map((x) => (x.key === rule.key ? { ...x, subRules } : x));
+      return ruleAnswer(await save({ ...prev, rules }, rule.key), rule.key);
     });
-  const mustHaveSub = (rule: ReverseproxyRule, sub: string | undefined) => {
-    if (!rule.subRules.some((x) => x.key === sub)) throw notFound(M.subRuleNotFound);
-  };
 
   r.add({
     method: 'POST',
@@ -255,10 +180,10 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     access: 'token',
     summary: 'Web service: add a sub rule to a rule',
     body: reverseproxySubRuleInputSchema,
-    handler: (req) =>
-      editSub(req, (rule) => [
+    handler: (_req, _reply, input) =>
+      editSubs(input.params.key, (rule) => [
         ...rule.subRules,
-        { ...parseWith(reverseproxySubRuleInputSchema, req.body, M), key: newKey() },
+        keepFreeTextSecrets({ ...input.body, key: newKey(rule.subRules) }, undefined),
       ]),
   });
 
@@ -266,13 +191,13 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     method: 'PUT',
     path: '/api/reverseproxy/rules/:key/subrules/:sub',
     access: 'token',
-    summary: 'Web service: replace a sub rule',
+    summary: 'Web service: replace a sub rule (secrets sent back masked are kept)',
     body: reverseproxySubRuleInputSchema,
-    handler: (req) =>
-      editSub(req, (rule, sub) => {
-        mustHaveSub(rule, sub);
-        const input = parseWith(reverseproxySubRuleInputSchema, req.body, M);
-        return rule.subRules.map((x) => (x.key === sub ? keepPassword({ ...input, key: x.key }, x) : x));
+    handler: (_req, _reply, input) =>
+      editSubs(input.params.key, (rule) => {
+        const old = findSub(rule, input.params.sub);
+        const sub = keepFreeTextSecrets({ ...input.body, key: old.key }, old);
+        return rule.subRules.map((x) => (x.key === old.key ? sub : x));
       }),
   });
 
@@ -281,10 +206,10 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     path: '/api/reverseproxy/rules/:key/subrules/:sub',
     access: 'token',
     summary: 'Web service: delete a sub rule',
-    handler: (req) =>
-      editSub(req, (rule, sub) => {
-        mustHaveSub(rule, sub);
-        return rule.subRules.filter((x) => x.key !== sub);
+    handler: (_req, _reply, input) =>
+      editSubs(input.params.key, (rule) => {
+        const old = findSub(rule, input.params.sub);
+        return rule.subRules.filter((x) => x.key !== old.key);
       }),
   });
 
@@ -293,12 +218,11 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     path: '/api/reverseproxy/rules/:key/subrules/:sub/enable',
     access: 'token',
     summary: 'Web service: switch a sub rule on or off',
-    body: enableBody,
-    handler: (req) =>
-      editSub(req, (rule, sub) => {
-        mustHaveSub(rule, sub);
-        const { enable } = parseWith(enableBody, req.body);
-        return rule.subRules.map((x) => (x.key === sub ? { ...x, enable } : x));
+    body: enabledBodySchema,
+    handler: (_req, _reply, input) =>
+      editSubs(input.params.key, (rule) => {
+        const old = findSub(rule, input.params.sub);
+        return rule.subRules.map((x) => (x.key === old.key ? { ...x, enabled: input.body.enabled } : x));
       }),
   });
 
@@ -308,9 +232,9 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     access: 'token',
     summary: 'Web service: replace a front-end domain in every sub rule of every rule',
     body: reverseproxyBatchDomainSchema,
-    handler: (req) =>
-      serial(async () => {
-        const { oldDomain, newDomain } = parseWith(reverseproxyBatchDomainSchema, req.body, M);
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<ReverseproxyBatchResponse> => {
+        const { oldDomain, newDomain } = input.body;
         const prev = api.config();
         let changed = 0;
         const rules = prev.rules.map((rule) => ({
@@ -321,7 +245,7 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
             return { ...sub, domains: [...new Set(sub.domains.map((d) => (d === oldDomain ? newDomain : d)))] };
           }),
         }));
-        if (changed > 0) await save({ rules });
+        if (changed > 0) await save({ ...prev, rules });
         return { ret: 0, changed };
       }),
   });
@@ -330,12 +254,12 @@ export function registerReverseproxyRoutes(r: RouteRegistry, api: ModuleApi<Reve
     method: 'GET',
     path: '/api/reverseproxy/rules/:key/logs',
     access: 'token',
-    summary: 'Web service: access log of a sub rule (site=<sub rule key>, or default), paged',
-    query: logsQuery,
-    handler: (req) => {
-      const q = parseWith(logsQuery, req.query);
-      const rule = findRule(api.config(), params(req).key);
-      if (q.site !== 'default') mustHaveSub(rule, q.site);
+    summary: 'Web service: log of a site (site=<sub rule key>, or default), paged',
+    query: reverseproxyLogsQuerySchema,
+    handler: (_req, _reply, input): ReverseproxyLogsResponse => {
+      const q = input.query;
+      const rule = findRule(api.config(), input.params.key);
+      if (q.site !== REVERSEPROXY_DEFAULT_SITE) findSub(rule, q.site);
       const log = live()?.log(rule.key, q.site);
       const page = log?.page(q.page, q.pageSize, q.order) ?? { total: 0, logs: [] };
       return { ret: 0, page: q.page, pageSize: q.pageSize, ...page };

@@ -1,5 +1,5 @@
 import type { ReverseproxyRule } from '@lucky/shared';
-import type { ListenerOptions } from './listener.js';
+import type { ListenerOptions } from '../../core/serve/listener.js';
 
 /** The part of a rule its listener's protocol servers are built from. */
 export const listenOptions = (r: ReverseproxyRule): ListenerOptions => ({

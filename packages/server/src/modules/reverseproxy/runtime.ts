@@ -1,22 +1,24 @@
 import {
+  type CodedText,
   type NetworkType,
   type ReverseproxyConfig,
   type ReverseproxyRule,
   type ReverseproxyRuleStatus,
-  REVERSEPROXY_WARNINGS as W,
+  reverseproxyReason,
 } from '@lucky/shared';
 import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
 import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import type { HttpListener } from '../../core/serve/listener.js';
+import { TrafficMeter } from '../../core/serve/trafficMeter.js';
 import { AccessLogs } from './accessLog.js';
 import type { createHandlers, RuleState } from './handler.js';
 import type { HelperPool } from './helperPool.js';
-import type { RuleListener } from './listener.js';
 import type { Backends } from './proxy.js';
 import { RouteTable } from './router.js';
 import { listenOptions } from './ruleOptions.js';
-import { TrafficMeter } from './trafficMeter.js';
 
 /** The serving half (listeners, proxy, file server), loaded on first use: see dataPlane.ts. */
 type DataPlane = typeof import('./dataPlane.js');
@@ -27,9 +29,16 @@ interface Slot {
   /** What the handlers read; set once the rule has been enabled (kept while it is off). */
   state?: RuleState;
   handlers?: ReturnType<typeof createHandlers>;
-  listener?: RuleListener;
-  /** `address|port` the listener is bound to. */
+  /** The rule's listener, from the first bind attempt on (bound or still trying: see `binder`). */
+  listener?: HttpListener;
+  /** Binds the listener, and while the port is taken or the address missing tries again. */
+  binder?: PortBinder;
+  /** `address|port|network` the listener is for. */
   bound?: string;
+  /** The listener holds its port (helpers, firewall and figures follow it). */
+  listening?: boolean;
+  /** The last bind reason logged (a retry that fails the same way is not logged again). */
+  loggedReason?: string;
   /** Port opened in the host firewall for this rule (firewall auto-allow). */
   firewallPort?: number;
   status: ReverseproxyRuleStatus;
@@ -103,8 +112,8 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
           ...code.helperSettings(),
           log: this.ctx.log,
           certs: this.ctx.certs,
-          onLine: ([ruleKey, siteKey, level, text, at]) =>
-            this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at),
+          onLine: ([ruleKey, siteKey, level, text, at, code, params]) =>
+            this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at, code, params),
           connectionsHere: () => {
             let n = 0;
             for (const s of this.slots.values()) n += s.listener?.connectionCount ?? 0;
@@ -118,19 +127,30 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
 
   /** The rule no longer listens here: helper processes close its connections too. */
   private async closeListener(key: string, slot: Slot): Promise<void> {
+    slot.binder?.stop();
     // Helpers first: the listening server's close waits for the connections it handed out.
     this.plane?.helpers.dropRule(key);
-    await slot.listener?.close();
+    const listener = slot.listener;
     slot.listener = undefined;
+    slot.binder = undefined;
     slot.bound = undefined;
+    slot.listening = false;
+    slot.loggedReason = undefined;
+    slot.meter = undefined;
+    await listener?.close();
   }
 
   status() {
     const rules: Record<string, ReverseproxyRuleStatus> = {};
     for (const [k, s] of this.slots) rules[k] = s.status;
     const failing = Object.values(rules).filter((r) => r.state === 'error').length;
+    // Switched on but with no rule switched on, nothing listens: the module is stopped, not running.
+    const active = Object.values(rules).some((r) => r.state !== 'disabled' && r.state !== 'stopped');
+    const reason = failing ? reverseproxyReason('rulesFailing', { count: failing }) : undefined;
     return {
-      error: failing ? `${failing} rule(s) could not start` : undefined,
+      state: active ? ('running' as const) : ('stopped' as const),
+      reason: reason && { code: reason.code, params: reason.params },
+      error: reason?.text,
       details: { rules: Object.keys(rules).length, failing, helperProcesses: this.plane?.helpers.size ?? 0 },
     };
   }
@@ -138,7 +158,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   ruleStatus(key: string): ReverseproxyRuleStatus {
     const slot = this.slots.get(key);
     if (!slot) return { state: 'stopped', warnings: [] };
-    return slot.listener && slot.meter ? { ...slot.status, traffic: slot.meter.figures } : slot.status;
+    return slot.listening && slot.meter ? { ...slot.status, traffic: slot.meter.figures } : slot.status;
   }
 
   log(ruleKey: string, siteKey: string): RuleLog | undefined {
@@ -149,15 +169,16 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
    * Keep the rule's host-firewall opening in step with its listener: `port` open (TCP), or
    * none. A failure becomes a warning with the reason; the rule serves regardless.
    */
-  private async firewall(key: string, slot: Slot, port: number | undefined, warnings?: string[]): Promise<void> {
+  private async firewall(key: string, slot: Slot, port: number | undefined, warnings?: CodedText[]): Promise<void> {
     const fw = this.ctx.firewall;
     if (!fw || (port === undefined && slot.firewallPort === undefined)) return;
     if (port === slot.firewallPort && port !== undefined) return;
     const r = await fw.set(FIREWALL_OWNER + key, port === undefined ? [] : [{ proto: 'tcp', port }]);
     slot.firewallPort = r.ok ? port : undefined;
     if (!r.ok) {
-      warnings?.push(`${W.firewallFailed}: ${r.reason}`);
-      this.ctx.log.warn(`rule ${slot.rule.name || key}: ${W.firewallFailed}: ${r.reason}`);
+      const w = reverseproxyReason('firewallFailed', { port: port ?? '', detail: r.reason });
+      warnings?.push(w);
+      this.ctx.log.warn(`rule ${slot.rule.name || key}: ${w.text}`);
     }
   }
 
@@ -172,7 +193,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     // Free the sockets that move away before binding new ones (two rules may swap ports).
     for (const rule of config.rules) {
       const slot = this.slots.get(rule.key);
-      if (slot?.listener && (!rule.enable || slot.bound !== bindKey(rule))) await this.closeListener(rule.key, slot);
+      if (slot?.listener && (!rule.enabled || slot.bound !== bindKey(rule))) await this.closeListener(rule.key, slot);
     }
     for (const rule of config.rules) await this.applyRule(rule);
   }
@@ -186,7 +207,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     slot.rule = rule;
     slot.logs.configure(rule);
     const warnings = warningsOf(rule, this.ctx.certs?.hasAny() ?? false);
-    if (!rule.enable) {
+    if (!rule.enabled) {
       await this.firewall(rule.key, slot, undefined);
       slot.status = { state: 'disabled', warnings };
       return;
@@ -200,38 +221,86 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     }
     if (slot.listener && slot.bound === bindKey(rule)) {
       slot.listener.configure(listenOptions(rule));
-      plane.helpers.setRule(rule);
-      await this.firewall(rule.key, slot, rule.firewallAutoAllow ? slot.status.port : undefined, warnings);
-      slot.status = { ...slot.status, state: 'running', error: undefined, warnings };
+      if (slot.listening) {
+        plane.helpers.setRule(rule);
+        await this.firewall(rule.key, slot, rule.firewallAutoAllow ? slot.status.port : undefined, warnings);
+        slot.status = { state: 'running', warnings, port: slot.status.port };
+      } else slot.status = { ...slot.status, warnings };
       return;
     }
-    const key = rule.key;
-    const listener = new plane.code.RuleListener(
+    const listener = new plane.code.HttpListener(
       slot.handlers,
       this.ctx.certs,
       listenOptions(rule),
-      (socket) => plane.helpers.handOff(key, socket),
+      (socket) => plane.helpers.handOff(rule.key, socket),
       plane.guard,
     );
-    try {
-      const port = await listenOn(listener, rule.address, rule.port, rule.network);
-      slot.listener = listener;
-      slot.bound = bindKey(rule);
+    let applied: Promise<void> = Promise.resolve();
+    const binder = new PortBinder(
+      bindTarget(rule.address, rule.port, rule.network),
+      async (t) => {
+        await listener.listen(t.port, t.host, t.ipv6Only);
+        // Closed while the bind was under way: let the port go again.
+        if (slot.binder !== binder) {
+          await listener.close();
+          throw Object.assign(new Error('the rule stopped'), { code: 'ESTOPPED' });
+        }
+      },
+      (state) => {
+        applied = this.bindState(slot, binder, state);
+      },
+    );
+    slot.listener = listener;
+    slot.binder = binder;
+    slot.bound = bindKey(rule);
+    slot.listening = false;
+    slot.status = { state: 'stopped', warnings };
+    await binder.start();
+    await applied;
+  }
+
+  /**
+   * A bind attempt's outcome (the first one, awaited by the save; later retries on their own):
+   * listening → figures, helpers, firewall, `running`; a taken port or a missing address →
+   * `error` with the coded reason, tried again; anything else → `error`, given up until the next save.
+   */
+  private async bindState(slot: Slot, binder: PortBinder, state: BindState): Promise<void> {
+    if (slot.binder !== binder) return;
+    const rule = slot.rule;
+    const name = rule.name || rule.key;
+    const warnings = slot.status.warnings;
+    if (state.state === 'bound') {
+      const port = state.target.port;
+      slot.listening = true;
+      slot.loggedReason = undefined;
       slot.meter = new TrafficMeter();
       this.sampler ??= this.ctx.setInterval(() => this.sample(), SAMPLE_MS);
       this.sampler.unref?.();
-      plane.helpers.setRule(rule);
-      await this.firewall(rule.key, slot, rule.firewallAutoAllow ? port : undefined, warnings);
-      slot.status = { state: 'running', warnings, port };
+      this.plane?.helpers.setRule(rule);
+      const notes = warnings.filter((w) => w.code !== 'firewallFailed');
+      await this.firewall(rule.key, slot, rule.firewallAutoAllow ? port : undefined, notes);
+      if (slot.binder !== binder) return;
+      slot.status = { state: 'running', warnings: notes, port };
       this.ctx.log.info(
-        `rule ${rule.name || rule.key} listening on ${rule.address || '*'}:${port} (${rule.listenTypes}, ${rule.network})`,
+        `rule ${name} listening on ${rule.address || '*'}:${port} (${rule.listenTypes}, ${rule.network})`,
       );
-    } catch (err) {
-      await listener.close();
-      await this.firewall(rule.key, slot, undefined);
-      const reason = `cannot listen on ${rule.address || '*'}:${rule.port}: ${(err as Error).message}`;
-      slot.status = { state: 'error', error: reason, warnings };
-      this.ctx.log.error(`rule ${rule.name || rule.key}: ${reason}`);
+      return;
+    }
+    const { reason } = state;
+    slot.listening = false;
+    if (state.state === 'failed') {
+      const listener = slot.listener;
+      slot.listener = undefined;
+      slot.binder = undefined;
+      slot.bound = undefined;
+      await listener?.close();
+      slot.status = { state: 'error', reason, warnings };
+    } else slot.status = { state: 'error', reason, retryAt: state.retryAt, warnings };
+    await this.firewall(rule.key, slot, undefined);
+    if (slot.loggedReason !== reason.code) {
+      slot.loggedReason = reason.code;
+      const again = state.state === 'retrying' ? ' (tried again every 10 s)' : '';
+      this.ctx.log.error(`rule ${name}: ${reason.text}${again}`);
     }
   }
 }
@@ -248,28 +317,23 @@ const FIREWALL_OWNER = 'reverseproxy:';
 
 const bindKey = (r: ReverseproxyRule) => `${r.address}|${r.port}|${r.network}`;
 
-function warningsOf(rule: ReverseproxyRule, haveCerts: boolean): string[] {
-  const w: string[] = [];
-  if (rule.http3) w.push(W.http3Unsupported);
-  if (rule.listenTypes !== 'http' && !haveCerts) w.push(W.noCertificate);
+function warningsOf(rule: ReverseproxyRule, haveCerts: boolean): CodedText[] {
+  const w: CodedText[] = [];
+  if (rule.http3) w.push(reverseproxyReason('http3Unsupported'));
+  if (rule.listenTypes !== 'http' && !haveCerts) w.push(reverseproxyReason('noCertificate'));
   return w;
 }
 
 /**
- * Binds the rule's address for its network type: `tcp` one socket for both families (`::`, or
- * `0.0.0.0` on a machine without IPv6), `tcp4` `0.0.0.0`, `tcp6` `::` taking IPv6 clients only.
- * An address literal is bound as given (the schema has checked its family).
+ * Where the rule's listener binds for its network type (the PortBinder's target): `tcp` one
+ * socket for both families (`::`, which the binder falls back to `0.0.0.0` on a machine without
+ * IPv6), `tcp4` `0.0.0.0`, `tcp6` `::` taking IPv6 clients only. An address literal is bound as
+ * given (the schema has checked its family).
  */
-async function listenOn(l: RuleListener, address: string, port: number, network: NetworkType): Promise<number> {
+export function bindTarget(address: string, port: number, network: NetworkType): BindTarget {
   const host = address.replace(/^\[|\]$/g, '');
-  if (host) return l.listen(port, host, network === 'tcp6');
-  if (network === 'tcp4') return l.listen(port, '0.0.0.0');
-  if (network === 'tcp6') return l.listen(port, '::', true);
-  try {
-    return await l.listen(port, '::');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EAFNOSUPPORT' || code === 'EADDRNOTAVAIL') return l.listen(port, '0.0.0.0');
-    throw err;
-  }
+  if (host) return { host, port, ipv6Only: network === 'tcp6' };
+  if (network === 'tcp4') return { host: '0.0.0.0', port };
+  if (network === 'tcp6') return { host: '::', port, ipv6Only: true };
+  return { host: '', port };
 }

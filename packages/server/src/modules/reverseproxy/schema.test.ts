@@ -5,28 +5,52 @@ import {
   isFrontDomain,
   maskPieces,
   parseCustomConfig,
-  REVERSEPROXY_MESSAGES,
   restorePieces,
   reverseproxyConfigSchema,
+  reverseproxyIssues,
   reverseproxyRuleInputSchema,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
 
 describe('reverseproxy schema', () => {
   it('an empty object parses to working defaults', () => {
-    expect(reverseproxyConfigSchema.parse({})).toEqual({ rules: [] });
+    expect(reverseproxyConfigSchema.parse({})).toEqual({ enabled: true, rules: [] });
     const r = reverseproxyRuleInputSchema.parse({});
     expect(r).toMatchObject({ listenTypes: 'http', port: 16666, minTlsVersion: 'TLSv1.2', http2: true, http3: false });
     expect(r.defaultRule.cors.methods).toEqual(['POST', 'GET', 'PUT', 'OPTIONS', 'DELETE']);
     expect(r.defaultRule.log).toEqual({ capacity: 1000, level: 4, toConsole: false, showLatest: 10 });
   });
 
-  it('validates listening address, domains and back ends with the spec messages', () => {
-    const bad = reverseproxyRuleInputSchema.safeParse({ address: '300.1.1.1' });
-    expect(bad.error?.issues[0].message).toBe('invalid listening address format');
+  it('validates listening address, domains and back ends with codes (English text: the spec messages)', () => {
+    const issue = (input: unknown) => {
+      const r = reverseproxyRuleInputSchema.safeParse(input);
+      return r.error && reverseproxyIssues.fromZod(r.error.issues[0]);
+    };
+    expect(issue({ address: '300.1.1.1' })).toEqual({
+      field: 'address',
+      code: 'listenAddressInvalid',
+      params: {},
+      msg: 'invalid listening address format',
+    });
     expect(reverseproxyRuleInputSchema.safeParse({ address: '::1' }).success).toBe(true);
-    const noDomain = reverseproxyRuleInputSchema.safeParse({ subRules: [{ domains: [''], serviceType: 'text' }] });
-    expect(noDomain.error?.issues[0].message).toBe("the sub rule's domain name cannot be empty");
+    expect(issue({ subRules: [{ domains: [''], serviceType: 'text' }] })).toMatchObject({
+      field: 'subRules.0.domains',
+      code: 'domainRequired',
+      msg: "the sub rule's domain name cannot be empty",
+    });
+    expect(issue({ subRules: [{ domains: ['a b.com'], serviceType: 'text' }] })).toMatchObject({
+      field: 'subRules.0.domains.0',
+      code: 'domainInvalid',
+      params: { token: 'a b.com' },
+    });
+    expect(issue({ defaultRule: { requestHeaders: [{ name: 'X Y', value: '1' }] } })).toMatchObject({
+      field: 'defaultRule.requestHeaders.0.name',
+      code: 'headerInvalid',
+      params: { token: 'X Y' },
+    });
+    expect(isFrontDomain('_dmarc.example.com')).toBe(true);
+    expect(isFrontDomain('::1')).toBe(true);
+    expect(isFrontDomain('*.::1')).toBe(false);
     expect(isFrontDomain('*.example.com')).toBe(true);
     expect(isFrontDomain('*.*.example.com')).toBe(false);
     expect(isFrontDomain('a b.com')).toBe(false);
@@ -46,7 +70,7 @@ describe('network type', () => {
     const v4on6 = reverseproxyRuleInputSchema.safeParse({ network: 'tcp6', address: '127.0.0.1' });
     expect(v4on6.error?.issues[0]).toMatchObject({
       path: ['address'],
-      message: REVERSEPROXY_MESSAGES.networkAddressFamily,
+      message: 'networkAddressFamily',
     });
     expect(ok('tcp4', '::1')).toBe(false);
     expect(ok('udp', '')).toBe(false);
@@ -92,11 +116,11 @@ describe('custom config', () => {
   ])('%j → %s on line %i', (text, code, line, token) => {
     expect(parseCustomConfig(text)).toEqual({ ok: false, problem: { code, line, token } });
     const issue = reverseproxyRuleInputSchema.safeParse({ defaultRule: { customConfig: text } }).error?.issues[0];
-    expect(issue).toMatchObject({
-      path: ['defaultRule', 'customConfig'],
-      message: REVERSEPROXY_MESSAGES[code as keyof typeof REVERSEPROXY_MESSAGES],
-      params: { line, token },
-    });
+    expect(issue).toMatchObject({ path: ['defaultRule', 'customConfig'], message: code, params: { line, token } });
+    // As the API answers it: the code with the line and the word at fault, in the English text too.
+    const field = issue && reverseproxyIssues.fromZod(issue);
+    expect(field).toMatchObject({ field: 'defaultRule.customConfig', code, params: { line, token } });
+    expect(field?.msg).toContain(`line ${line}`);
   });
 
   it('masks credential values on read and puts them back on write', () => {

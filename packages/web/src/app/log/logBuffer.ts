@@ -25,7 +25,12 @@ function isLogLine(v: unknown): v is LogLine {
   return !!v && typeof v === 'object' && typeof (v as LogLine).log === 'string';
 }
 
-export function applyLogReply(state: LogBuffer, reply: LogsReply): LogBuffer {
+/** `format` turns each new line into what is shown (the time in the display zone). */
+export function applyLogReply(
+  state: LogBuffer,
+  reply: LogsReply,
+  format: (line: string) => string = (l) => l,
+): LogBuffer {
   const starttime =
     typeof reply.starttime === 'string' || typeof reply.starttime === 'number' ? String(reply.starttime) : undefined;
   const restarted = starttime !== undefined && starttime !== state.starttime;
@@ -33,7 +38,7 @@ export function applyLogReply(state: LogBuffer, reply: LogsReply): LogBuffer {
   let pre = state.pre;
   const incoming = Array.isArray(reply.logs) ? reply.logs.filter(isLogLine) : [];
   if (incoming.length > 0) {
-    lines = lines.concat(incoming.map((l) => l.log.replace(/\r?\n$/, '')));
+    lines = lines.concat(incoming.map((l) => format(l.log.replace(/\r?\n$/, ''))));
     if (lines.length > MAX_LINES) lines = lines.slice(lines.length - MAX_LINES);
     const last = incoming[incoming.length - 1].timestamp;
     if (last !== undefined && last !== null && String(last) !== '') pre = String(last);

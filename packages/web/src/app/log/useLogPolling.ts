@@ -6,6 +6,7 @@ import { App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, get } from '../../api/client';
+import { localizeLogLine, useDisplayTimeZone } from '../../components/time';
 import { applyLogReply, EMPTY_LOG_BUFFER, type LogBuffer } from './logBuffer';
 
 export interface LogPolling {
@@ -21,9 +22,17 @@ export function useLogPolling(open: boolean): LogPolling {
   const [loaded, setLoaded] = useState(false);
   // The loop reads the latest buffer without restarting on every reply.
   const bufferRef = useRef(buffer);
+  // Lines are kept with their time in the display zone: a new zone fetches them all again.
+  const zone = useDisplayTimeZone();
+  const zoneRef = useRef(zone);
 
   useEffect(() => {
     if (!open) return;
+    if (zoneRef.current !== zone) {
+      zoneRef.current = zone;
+      bufferRef.current = EMPTY_LOG_BUFFER;
+      setBuffer(EMPTY_LOG_BUFFER);
+    }
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const controller = new AbortController();
@@ -38,7 +47,7 @@ export function useLogPolling(open: boolean): LogPolling {
           signal: controller.signal,
         });
         if (stopped) return;
-        const next = applyLogReply(bufferRef.current, reply);
+        const next = applyLogReply(bufferRef.current, reply, (line) => localizeLogLine(line, zone));
         bufferRef.current = next;
         setBuffer(next);
         setLoaded(true);
@@ -61,7 +70,7 @@ export function useLogPolling(open: boolean): LogPolling {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [open, message, t]);
+  }, [open, message, t, zone]);
 
   return { buffer, loaded };
 }

@@ -43,7 +43,8 @@ const MODULE_MENU_ORDER = [
   'acme',
 ] as const;
 
-const MODULE_ICON: Record<ModuleKey, MenuIcon> = {
+/** A module without its own icon (a new one, before it has a drawing) gets the overview's. */
+const MODULE_ICON: Partial<Record<ModuleKey, MenuIcon>> = {
   ddns: 'ddns',
   reverseproxy: 'web',
   portforward: 'portforward',
@@ -72,7 +73,7 @@ const NETWORK_STORAGE_TRIGGERS: readonly ModuleKey[] = ['webdav', 'filebrowser']
 
 function moduleEntry(key: ModuleKey): MenuEntry {
   // `reverseproxy` is shown as "Web"; wanji_admin's path has no leading slash (spec §2).
-  return { kind: 'route', key, labelKey: `menu.${key}`, icon: MODULE_ICON[key], path: MODULE_ROUTES[key] };
+  return { kind: 'route', key, labelKey: `menu.${key}`, icon: MODULE_ICON[key] ?? 'status', path: MODULE_ROUTES[key] };
 }
 
 function networkStorageGroup(present: (key: ModuleKey) => boolean): MenuEntry | null {
@@ -105,6 +106,10 @@ export function buildMenu(modules: readonly string[], hasScreen: (key: ModuleKey
       moduleEntries.push(moduleEntry(key));
     }
   }
+  // A module the spec's menu order does not place (a newly scaffolded one) follows the others.
+  const placed = new Set<string>([...MODULE_MENU_ORDER, ...NETWORK_STORAGE_SECTIONS.flat()]);
+  for (const key of modules)
+    if (!placed.has(key) && present(key as ModuleKey)) moduleEntries.push(moduleEntry(key as ModuleKey));
 
   return [
     { kind: 'route', key: 'status', labelKey: 'menu.status', icon: 'status', path: '/status' },

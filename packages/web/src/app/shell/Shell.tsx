@@ -5,10 +5,11 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { getItem } from '../../api/storage';
+import { setDisplayTimeZone } from '../../components/time';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { buildMenu, groupKeys, menuPlacement } from '../menu/menuModel';
 import { hasModuleScreen } from '../moduleScreens';
-import { useFrontendControl, useModules } from '../queries';
+import { useBaseSettings, useFrontendControl, useModules } from '../queries';
 import { PasswordBanner } from './PasswordBanner';
 import { TopBar } from './TopBar';
 import { useDocumentTitle } from './useDocumentTitle';
@@ -45,6 +46,10 @@ export default function Shell() {
 
   const modulesQuery = useModules(!isLogin && signedIn);
   const frontend = useFrontendControl(!isLogin && signedIn);
+  // Every time on screen is shown in the display zone: known before the first screen renders.
+  const base = useBaseSettings(!isLogin && signedIn);
+  const zoneKnown = isLogin || !base.isPending;
+  setDisplayTimeZone(base.data?.timeZone);
   const modules = modulesQuery.data?.modules;
   const entries = useMemo(() => buildMenu(modules ?? [], (key) => hasModuleScreen(key)), [modules]);
   const openKeys = frontend.data?.FrontendDisableAutoExpandLeftMenu ? [] : groupKeys(entries);
@@ -85,9 +90,7 @@ export default function Shell() {
           </Layout.Sider>
         )}
         <Layout.Content className={isLogin ? 'shell-content shell-content-login' : 'shell-content'}>
-          <Suspense fallback={<ScreenFallback />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<ScreenFallback />}>{zoneKnown ? <Outlet /> : <ScreenFallback />}</Suspense>
         </Layout.Content>
       </Layout>
       {logMounted && (

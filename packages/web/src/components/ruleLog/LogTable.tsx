@@ -2,6 +2,7 @@
 // the pager. The drawers around it differ (clear button, site selector); the table does not.
 import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { codedText } from '../../i18n/coded';
 import { LevelTag } from './LevelTag';
 import { logTime } from './levels';
 
@@ -10,6 +11,9 @@ export interface RuleLogLine {
   time: string;
   level: number;
   text: string;
+  /** Coded lines are shown in the UI language (`<ns>.log.<code>`). */
+  code?: string;
+  params?: Record<string, unknown>;
 }
 
 export const LOG_PAGE_SIZES = [20, 50, 100, 200];
@@ -21,9 +25,11 @@ export interface LogTableProps {
   pageSize: number;
   onPage(page: number, pageSize: number): void;
   testId: string;
+  /** The module whose `log.<code>` translations name its coded lines. */
+  ns?: string;
 }
 
-export function LogTable({ data, loading, page, pageSize, onPage, testId }: LogTableProps) {
+export function LogTable({ data, loading, page, pageSize, onPage, testId, ns = 'common' }: LogTableProps) {
   const { t } = useTranslation();
   return (
     <Table<RuleLogLine>
@@ -60,7 +66,9 @@ export function LogTable({ data, loading, page, pageSize, onPage, testId }: LogT
         {
           title: t('common.logText'),
           dataIndex: 'text',
-          render: (v: string) => <span className="mono rule-log-text">{v}</span>,
+          render: (_v: string, line: RuleLogLine) => (
+            <span className="mono rule-log-text">{codedText(ns, 'log', line)}</span>
+          ),
         },
       ]}
     />

@@ -3,7 +3,6 @@
 import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { DdnsTaskView } from '@lucky/shared';
 import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
@@ -16,6 +15,7 @@ import { type DrawerTab, TaskDrawer } from './TaskDrawer';
 import { useDdnsActions, useTasks } from './useDdns';
 import { useWebhookTest } from './useWebhookTest';
 import './ddns.css';
+import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -76,7 +76,7 @@ export default function DdnsScreen() {
         <Space wrap>
           {tasks.dataUpdatedAt > 0 && (
             <Typography.Text type="secondary">
-              {t('ddns.updatedAt', { time: dayjs(tasks.dataUpdatedAt).format('HH:mm:ss') })}
+              {t('ddns.updatedAt', { time: formatTime(tasks.dataUpdatedAt, 'HH:mm:ss') })}
             </Typography.Text>
           )}
           <RefreshControl value={intervalMs} onChange={setIntervalMs} />

@@ -30,6 +30,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { numberRangeRule } from '../../components/numberRangeRule';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { type Failure, type NamePath, useFormErrors } from '../../hooks/useFormErrors';
 import { createTask, testWebhook, updateTask } from './api';
@@ -346,14 +347,9 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
           name="ttl"
           label={t('ddns.ttl')}
           extra={t('ddns.ttlHelp', { min: info.minTtl, def: info.defaultTtl })}
+          rules={[numberRangeRule(t, L.ttl.min, L.ttl.max)]}
         >
-          <InputNumber<number>
-            min={L.ttl.min}
-            max={L.ttl.max}
-            precision={0}
-            suffix={t('common.secondsShort')}
-            style={{ width: 180 }}
-          />
+          <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />
         </Form.Item>
 
         {customized && (

@@ -5,6 +5,7 @@ import { ApiOutlined } from '@ant-design/icons';
 import { DDNS_HTTP_METHODS, DDNS_WEBHOOK_PRESETS, DDNS_LIMITS as L, SECRET_MASK } from '@lucky/shared';
 import { Button, Checkbox, Dropdown, Form, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { numberRangeRule } from '../../components/numberRangeRule';
 import { rangeRule } from './errors';
 import { applyWebhookPreset, type WebhookFormValues } from './taskForm';
 
@@ -136,14 +137,12 @@ export function WebhookFields({ prefix, taskProxy, testing, onTest, testId }: We
                   style={{ width: 200 }}
                 />
               </Form.Item>
-              <Form.Item name={n('retries')} noStyle>
-                <InputNumber<number>
-                  min={L.webhookRetries.min}
-                  max={L.webhookRetries.max}
-                  precision={0}
-                  prefix={t('ddns.retries')}
-                  style={{ width: 150 }}
-                />
+              <Form.Item
+                name={n('retries')}
+                noStyle
+                rules={[numberRangeRule(t, L.webhookRetries.min, L.webhookRetries.max)]}
+              >
+                <InputNumber<number> precision={0} prefix={t('ddns.retries')} style={{ width: 150 }} />
               </Form.Item>
               <Form.Item name={n('skipCertCheck')} valuePropName="checked" noStyle>
                 <Checkbox>{t('ddns.skipCertCheck')}</Checkbox>

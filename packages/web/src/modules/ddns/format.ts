@@ -1,8 +1,8 @@
 import type { DdnsSyncStatus } from '@lucky/shared';
-import dayjs from 'dayjs';
+import { formatTime } from '../../components/time';
 
-/** ISO time in the browser's local time; '' for none. */
-export const fmtTime = (iso: string | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '');
+/** ISO time in the display zone (components/time); '' for none. */
+export const fmtTime = (iso: string | undefined) => formatTime(iso);
 
 /** Tag colour per sync status: in step green/blue, failed red, waiting/paused amber, stopped grey. */
 export const STATUS_COLOR: Record<DdnsSyncStatus, string> = {

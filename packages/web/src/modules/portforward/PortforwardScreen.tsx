@@ -3,7 +3,6 @@
 import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { PortforwardRuleView } from '@lucky/shared';
 import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
@@ -15,6 +14,7 @@ import { SettingsDialog } from './SettingsDialog';
 import { SummaryBar } from './SummaryBar';
 import { usePortforwardActions, useRules } from './usePortforward';
 import './portforward.css';
+import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -51,7 +51,7 @@ export default function PortforwardScreen() {
         <Space wrap>
           {rules.dataUpdatedAt > 0 && (
             <Typography.Text type="secondary">
-              {t('portforward.updatedAt', { time: dayjs(rules.dataUpdatedAt).format('HH:mm:ss') })}
+              {t('portforward.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
             </Typography.Text>
           )}
           <RefreshControl value={intervalMs} onChange={setIntervalMs} />

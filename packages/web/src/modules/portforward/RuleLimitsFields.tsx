@@ -6,15 +6,14 @@ import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasTcp, hasUdp } from './ruleForm';
 import { SpeedInput } from './SpeedInput';
-import { rangeRule } from './validators';
+import { rangeRule, speedRule } from './validators';
 
 export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
   const { t } = useTranslation();
   const tcp = hasTcp(types);
   const udp = hasUdp(types);
-  const num = (min: number, max: number, suffix?: string) => (
-    <InputNumber<number> min={min} max={max} precision={0} suffix={suffix} style={{ width: 180 }} />
-  );
+  // No min / max on the input (it would move an entry to the bound unseen): the rules refuse it.
+  const num = (suffix?: string) => <InputNumber<number> precision={0} suffix={suffix} style={{ width: 180 }} />;
   return (
     <>
       <Form.Item
@@ -24,7 +23,7 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         extra={t('portforward.maxTcpConnectionsHelp')}
         rules={[rangeRule(t, L.ruleMaxTcpConnections.min, L.ruleMaxTcpConnections.max)]}
       >
-        {num(L.ruleMaxTcpConnections.min, L.ruleMaxTcpConnections.max)}
+        {num()}
       </Form.Item>
       <Form.Item
         name="maxUdpSessions"
@@ -33,7 +32,7 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         extra={t('portforward.maxUdpSessionsHelp')}
         rules={[rangeRule(t, L.ruleMaxUdpSessions.min, L.ruleMaxUdpSessions.max)]}
       >
-        {num(L.ruleMaxUdpSessions.min, L.ruleMaxUdpSessions.max)}
+        {num()}
       </Form.Item>
       <Form.Item
         name="perIpMaxConnections"
@@ -41,7 +40,7 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         extra={t('portforward.perIpMaxRuleHelp')}
         rules={[rangeRule(t, L.rulePerIpMaxConnections.min, L.rulePerIpMaxConnections.max)]}
       >
-        {num(L.rulePerIpMaxConnections.min, L.rulePerIpMaxConnections.max)}
+        {num()}
       </Form.Item>
       <Form.Item
         name="tcpIdleTimeoutMs"
@@ -50,12 +49,22 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         extra={t('portforward.tcpIdleTimeoutHelp')}
         rules={[rangeRule(t, L.tcpIdleTimeoutMs.min, L.tcpIdleTimeoutMs.max)]}
       >
-        {num(L.tcpIdleTimeoutMs.min, L.tcpIdleTimeoutMs.max, t('portforward.unitMs'))}
+        {num(t('portforward.unitMs'))}
       </Form.Item>
-      <Form.Item name="speedLimitIn" label={t('portforward.speedLimitIn')} extra={t('portforward.speedLimitInHelp')}>
+      <Form.Item
+        name="speedLimitIn"
+        label={t('portforward.speedLimitIn')}
+        extra={t('portforward.speedLimitInHelp')}
+        rules={[speedRule(t)]}
+      >
         <SpeedInput data-testid="pf-speed-in" />
       </Form.Item>
-      <Form.Item name="speedLimitOut" label={t('portforward.speedLimitOut')} extra={t('portforward.speedLimitOutHelp')}>
+      <Form.Item
+        name="speedLimitOut"
+        label={t('portforward.speedLimitOut')}
+        extra={t('portforward.speedLimitOutHelp')}
+        rules={[speedRule(t)]}
+      >
         <SpeedInput data-testid="pf-speed-out" />
       </Form.Item>
       <Form.Item
@@ -65,7 +74,7 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         extra={t('portforward.udpTimeoutHelp')}
         rules={[rangeRule(t, L.udpTimeoutMs.min, L.udpTimeoutMs.max)]}
       >
-        {num(L.udpTimeoutMs.min, L.udpTimeoutMs.max, t('portforward.unitMs'))}
+        {num(t('portforward.unitMs'))}
       </Form.Item>
       <Form.Item
         name="udpPacketSize"
@@ -74,7 +83,7 @@ export function RuleLimitsFields({ types }: { types: ForwardType[] }) {
         extra={t('portforward.udpPacketSizeHelp')}
         rules={[rangeRule(t, L.udpPacketSize.min, L.udpPacketSize.max)]}
       >
-        {num(L.udpPacketSize.min, L.udpPacketSize.max, t('portforward.unitBytes'))}
+        {num(t('portforward.unitBytes'))}
       </Form.Item>
     </>
   );

@@ -21,13 +21,7 @@ export function RuleLogFields() {
         extra={t('portforward.logCapacityHelp')}
         rules={[rangeRule(t, L.logCapacity.min, L.logCapacity.max)]}
       >
-        <InputNumber<number>
-          min={L.logCapacity.min}
-          max={L.logCapacity.max}
-          precision={0}
-          suffix={t('common.unitLines')}
-          style={{ width: 180 }}
-        />
+        <InputNumber<number> precision={0} suffix={t('common.unitLines')} style={{ width: 180 }} />
       </Form.Item>
       <Form.Item
         name="logShowLatest"
@@ -35,13 +29,7 @@ export function RuleLogFields() {
         extra={t('portforward.logShowLatestHelp')}
         rules={[rangeRule(t, L.logShowLatest.min, L.logShowLatest.max)]}
       >
-        <InputNumber<number>
-          min={L.logShowLatest.min}
-          max={L.logShowLatest.max}
-          precision={0}
-          suffix={t('common.unitLines')}
-          style={{ width: 180 }}
-        />
+        <InputNumber<number> precision={0} suffix={t('common.unitLines')} style={{ width: 180 }} />
       </Form.Item>
       <Form.Item
         name="logToConsole"

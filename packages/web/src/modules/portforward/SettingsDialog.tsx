@@ -10,7 +10,7 @@ import { useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, pfKeys, saveSettings } from './api';
 import { isIssueCode, issueText } from './errors';
 import { SpeedInput } from './SpeedInput';
-import { rangeRule } from './validators';
+import { rangeRule, speedRule } from './validators';
 
 export interface SettingsDialogProps {
   open: boolean;
@@ -73,9 +73,8 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     }
   };
 
-  const num = (min: number, max: number, suffix?: string) => (
-    <InputNumber<number> min={min} max={max} precision={0} suffix={suffix} style={{ width: 180 }} />
-  );
+  // No min / max on the input (it would move an entry to the bound unseen): the rules refuse it.
+  const num = (suffix?: string) => <InputNumber<number> precision={0} suffix={suffix} style={{ width: 180 }} />;
 
   return (
     <Modal
@@ -131,7 +130,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.ruleLimitHelp', { used: query.data?.summary.proxies ?? 0 })}
             rules={[rangeRule(t, L.ruleLimit.min, L.ruleLimit.max)]}
           >
-            {num(L.ruleLimit.min, L.ruleLimit.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="maxTcpConnections"
@@ -139,7 +138,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.globalMaxHelp')}
             rules={[rangeRule(t, L.maxTcpConnections.min, L.maxTcpConnections.max)]}
           >
-            {num(L.maxTcpConnections.min, L.maxTcpConnections.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="maxUdpSessions"
@@ -147,7 +146,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.globalMaxHelp')}
             rules={[rangeRule(t, L.maxUdpSessions.min, L.maxUdpSessions.max)]}
           >
-            {num(L.maxUdpSessions.min, L.maxUdpSessions.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="perIpMaxConnections"
@@ -155,12 +154,13 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.perIpMaxGlobalHelp')}
             rules={[rangeRule(t, L.perIpMaxConnections.min, L.perIpMaxConnections.max)]}
           >
-            {num(L.perIpMaxConnections.min, L.perIpMaxConnections.max)}
+            {num()}
           </Form.Item>
           <Form.Item
             name="connectionSpeedLimit"
             label={t('portforward.connectionSpeedLimit')}
             extra={t('portforward.connectionSpeedLimitHelp')}
+            rules={[speedRule(t)]}
           >
             <SpeedInput />
           </Form.Item>
@@ -170,7 +170,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             extra={t('portforward.connectTimeoutHelp')}
             rules={[rangeRule(t, L.connectTimeoutMs.min, L.connectTimeoutMs.max)]}
           >
-            {num(L.connectTimeoutMs.min, L.connectTimeoutMs.max, t('portforward.unitMs'))}
+            {num(t('portforward.unitMs'))}
           </Form.Item>
         </Form>
       )}

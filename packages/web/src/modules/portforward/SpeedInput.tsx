@@ -1,5 +1,4 @@
 // A speed limit typed in KB/s or MB/s and kept (and sent) in bytes/s; 0 = none.
-import { PORTFORWARD_LIMITS } from '@lucky/shared';
 import { InputNumber, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,8 +19,6 @@ export function SpeedInput({ value = 0, onChange, id, ...rest }: SpeedInputProps
     <Space.Compact data-testid={rest['data-testid']}>
       <InputNumber<number>
         id={id}
-        min={0}
-        max={PORTFORWARD_LIMITS.speedLimit.max / SPEED_UNITS[unit]}
         value={amount}
         placeholder={t('portforward.unlimited')}
         style={{ width: 150 }}

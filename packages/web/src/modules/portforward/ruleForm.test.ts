@@ -197,7 +197,8 @@ describe('speeds', () => {
     expect(toBytesPerSecond(100, 'kb')).toBe(100_000);
     expect(toBytesPerSecond(1.5, 'mb')).toBe(1_500_000);
     expect(toBytesPerSecond(null, 'mb')).toBe(0);
-    expect(toBytesPerSecond(-1, 'kb')).toBe(0);
+    // Kept as typed for the form rule to refuse (not turned into "no limit").
+    expect(toBytesPerSecond(-1, 'kb')).toBe(-1000);
   });
 });
 

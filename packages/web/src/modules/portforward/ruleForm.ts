@@ -266,7 +266,8 @@ export function speedUnitFor(bytesPerSecond: number): SpeedUnit {
   return bytesPerSecond >= SPEED_UNITS.mb && bytesPerSecond % 1000 === 0 ? 'mb' : 'kb';
 }
 
+/** Empty = 0 (no limit); a negative or too large amount is kept, for the form rule to refuse (speedRule). */
 export function toBytesPerSecond(amount: number | null | undefined, unit: SpeedUnit): number {
-  if (amount === null || amount === undefined || !Number.isFinite(amount) || amount < 0) return 0;
-  return Math.min(Math.round(amount * SPEED_UNITS[unit]), L.speedLimit.max);
+  if (amount === null || amount === undefined || !Number.isFinite(amount)) return 0;
+  return Math.round(amount * SPEED_UNITS[unit]);
 }

@@ -1,6 +1,8 @@
 // antd form rules built on the checks of ruleForm.ts: the message is the
 // translation of the check's code, the same text a refused save shows.
+import { PORTFORWARD_LIMITS } from '@lucky/shared';
 import type { Rule } from 'antd/es/form';
+import { numberRangeRule } from '../../components/numberRangeRule';
 import { type Issue, issueText, type Translate } from './errors';
 
 type Getter = (name: string) => unknown;
@@ -24,3 +26,9 @@ export function rangeRule(t: Translate, min: number, max: number): Rule {
         : Promise.reject(new Error(t('common.rangeError', { min, max }))),
   };
 }
+
+/** A speed limit (bytes/s) from 0 (none) to the schema's largest, named in MB/s. */
+export const speedRule = (t: Translate): Rule =>
+  numberRangeRule(t, 0, PORTFORWARD_LIMITS.speedLimit.max, {
+    max: `${PORTFORWARD_LIMITS.speedLimit.max / 1_000_000} MB/s`,
+  });

@@ -1,7 +1,7 @@
 // Advanced: who may use the site — basic auth (user, password, the paths it
-// covers), an IP filter and a user-agent filter. A stored password is never
-// sent back: the field stays empty and an empty field keeps it.
-import { FILTER_MODES, isCidrOrIp, REVERSEPROXY_LIMITS } from '@lucky/shared';
+// covers), an IP filter and a user-agent filter. A stored password reads as
+// the mask (SECRET_MASK); left as it is, the stored one is kept.
+import { FILTER_MODES, isCidrOrIp, REVERSEPROXY_LIMITS, SECRET_MASK } from '@lucky/shared';
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LinesInput } from '../../components/LinesInput';
@@ -9,15 +9,16 @@ import { TagListInput } from '../../components/TagListInput';
 import { checkBasicAuthUser, checkCidrList, checkListSize, type NamePath } from './serviceForm';
 import { issueRule } from './validators';
 
-export function AuthFields({ prefix, passwordSet }: { prefix: NamePath; passwordSet: boolean }) {
+export function AuthFields({ prefix }: { prefix: NamePath }) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const n = (...p: NamePath): NamePath => [...prefix, 'basicAuth', ...p];
-  const enable = Form.useWatch(n('enable'), form) ?? false;
+  const enabled = Form.useWatch(n('enabled'), form) ?? false;
+  const kept = Form.useWatch(n('password'), form) === SECRET_MASK;
   return (
     <>
       <Form.Item
-        name={n('enable')}
+        name={n('enabled')}
         label={t('reverseproxy.basicAuth')}
         valuePropName="checked"
         extra={t('reverseproxy.basicAuthHelp')}
@@ -27,30 +28,25 @@ export function AuthFields({ prefix, passwordSet }: { prefix: NamePath; password
       <Form.Item
         name={n('user')}
         label={t('reverseproxy.authUser')}
-        hidden={!enable}
+        hidden={!enabled}
         required
-        dependencies={[n('enable')]}
-        rules={[issueRule(t, (v, get) => checkBasicAuthUser(get(n('enable')) as boolean, v as string))]}
+        dependencies={[n('enabled')]}
+        rules={[issueRule(t, (v, get) => checkBasicAuthUser(get(n('enabled')) as boolean, v as string))]}
       >
         <Input autoComplete="off" style={{ maxWidth: 260 }} data-testid="rp-auth-user" />
       </Form.Item>
       <Form.Item
         name={n('password')}
         label={t('reverseproxy.authPassword')}
-        hidden={!enable}
-        extra={passwordSet ? t('reverseproxy.passwordKept') : undefined}
+        hidden={!enabled}
+        extra={kept ? t('reverseproxy.passwordKept') : undefined}
       >
-        <Input.Password
-          autoComplete="new-password"
-          placeholder={passwordSet ? t('reverseproxy.passwordStored') : undefined}
-          style={{ maxWidth: 260 }}
-          data-testid="rp-auth-password"
-        />
+        <Input.Password autoComplete="new-password" style={{ maxWidth: 260 }} data-testid="rp-auth-password" />
       </Form.Item>
       <Form.Item
         name={n('paths')}
         label={t('reverseproxy.authPaths')}
-        hidden={!enable}
+        hidden={!enabled}
         extra={t('reverseproxy.authPathsHelp')}
       >
         <LinesInput placeholder="/admin" rows={2} />

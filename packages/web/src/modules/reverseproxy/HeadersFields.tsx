@@ -1,6 +1,6 @@
 // Advanced: headers added towards the back end and to every answer, as rows of
-// name and value. A credential header's stored value reads as empty (`valueSet`);
-// left empty it is kept.
+// name and value. A credential header's stored value reads with its secret part
+// masked (`Bearer ******`); left so, the stored value is kept.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,6 @@ import { issueRule } from './validators';
 
 function HeaderList({ name, label, help }: { name: NamePath; label: string; help: string }) {
   const { t } = useTranslation();
-  const form = Form.useFormInstance();
   return (
     <Form.Item label={label} extra={help}>
       <Form.List name={name}>
@@ -27,12 +26,7 @@ function HeaderList({ name, label, help }: { name: NamePath; label: string; help
                 <Form.Item name={[f.name, 'value']} className="rp-row-item rp-header-value">
                   <Input
                     className="mono"
-                    placeholder={
-                      // A stored credential value is not sent back: empty keeps it.
-                      form.getFieldValue([...name, f.name, 'valueSet'])
-                        ? t('reverseproxy.headerValueKept')
-                        : t('reverseproxy.headerValue')
-                    }
+                    placeholder={t('reverseproxy.headerValue')}
                     aria-label={t('reverseproxy.headerValue')}
                   />
                 </Form.Item>

@@ -12,11 +12,11 @@ export function CorsFields({ prefix }: { prefix: NamePath }) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const n = (...p: NamePath): NamePath => [...prefix, 'cors', ...p];
-  const enable = Form.useWatch(n('enable'), form) ?? false;
+  const enabled = Form.useWatch(n('enabled'), form) ?? false;
   return (
     <>
       <Form.Item
-        name={n('enable')}
+        name={n('enabled')}
         label={t('reverseproxy.cors')}
         valuePropName="checked"
         extra={t('reverseproxy.corsHelp')}
@@ -26,12 +26,12 @@ export function CorsFields({ prefix }: { prefix: NamePath }) {
       <Form.Item
         name={n('origins')}
         label={t('reverseproxy.corsOrigins')}
-        hidden={!enable}
+        hidden={!enabled}
         extra={t('reverseproxy.corsOriginsHelp')}
       >
         <TagListInput placeholder="https://app.example.com" />
       </Form.Item>
-      <Form.Item name={n('methods')} label={t('reverseproxy.corsMethods')} hidden={!enable}>
+      <Form.Item name={n('methods')} label={t('reverseproxy.corsMethods')} hidden={!enabled}>
         <Select
           mode="tags"
           style={{ maxWidth: 560 }}
@@ -49,7 +49,7 @@ export function CacheRobotsFields({ prefix }: { prefix: NamePath }) {
   const c = (...p: NamePath): NamePath => [...prefix, 'cache', ...p];
   const r = (...p: NamePath): NamePath => [...prefix, 'robots', ...p];
   const mode = Form.useWatch(c('mode'), form) ?? 'default';
-  const robots = Form.useWatch(r('enable'), form) ?? false;
+  const robots = Form.useWatch(r('enabled'), form) ?? false;
   return (
     <>
       <Form.Item name={c('mode')} label={t('reverseproxy.cacheMode')} extra={t(`reverseproxy.cacheHelp_${mode}`)}>
@@ -65,16 +65,10 @@ export function CacheRobotsFields({ prefix }: { prefix: NamePath }) {
         hidden={mode !== 'maxAge'}
         rules={[rangeRule(t, L.cacheMaxAge.min, L.cacheMaxAge.max)]}
       >
-        <InputNumber<number>
-          min={L.cacheMaxAge.min}
-          max={L.cacheMaxAge.max}
-          precision={0}
-          suffix={t('common.unitSecond')}
-          style={{ width: 200 }}
-        />
+        <InputNumber<number> precision={0} suffix={t('common.unitSecond')} style={{ width: 200 }} />
       </Form.Item>
       <Form.Item
-        name={r('enable')}
+        name={r('enabled')}
         label={t('reverseproxy.robots')}
         valuePropName="checked"
         extra={t('reverseproxy.robotsHelp')}

@@ -71,4 +71,39 @@ describe('access log drawer', () => {
     expect(await within(table).findByText('SUB line 3')).toBeTruthy();
     await waitFor(() => expect(screen.getByText('共 3 条')).toBeTruthy());
   });
+
+  it('shows coded lines in the UI language, the access line as written', async () => {
+    net.route(LOG, {
+      body: {
+        ret: 0,
+        total: 2,
+        page: 1,
+        pageSize: 50,
+        logs: [
+          {
+            seq: 2,
+            time: '2024-05-01T10:00:01.000Z',
+            level: 2,
+            code: 'backendUnreachable',
+            params: { origin: 'http://10.0.0.2:80', errno: 'ECONNREFUSED', seconds: 10 },
+            text: 'back end http://10.0.0.2:80 unreachable (ECONNREFUSED): the others go first for 10 s',
+          },
+          { seq: 1, time: '2024-05-01T10:00:00.000Z', level: 4, text: '[10.0.0.9][10.0.0.9] GET http://x/ 200 1ms ""' },
+        ],
+      },
+    });
+    renderWithProviders(
+      <LogDrawer
+        target={{ key: 'KEY', name: 'Home', site: 'default', sites: [{ key: 'default', label: '默认规则' }] }}
+        intervalMs={60_000}
+        onClose={() => {}}
+      />,
+    );
+    const table = await screen.findByTestId('rp-log-table');
+    expect(
+      await within(table).findByText('后端 http://10.0.0.2:80 无法连接（ECONNREFUSED）：10 秒内优先使用其他后端'),
+    ).toBeTruthy();
+    expect(within(table).queryByText(/the others go first/)).toBeNull();
+    expect(within(table).getByText('[10.0.0.9][10.0.0.9] GET http://x/ 200 1ms ""')).toBeTruthy();
+  });
 });

@@ -91,6 +91,7 @@ function LogPages({ target, intervalMs }: { target: LogTarget; intervalMs: numbe
           setPageSize(size);
         }}
         testId="rp-log-table"
+        ns="reverseproxy"
       />
     </div>
   );

@@ -25,8 +25,6 @@ export function LogFields({ prefix }: { prefix: NamePath }) {
         rules={[rangeRule(t, L.logCapacity.min, L.logCapacity.max)]}
       >
         <InputNumber<number>
-          min={L.logCapacity.min}
-          max={L.logCapacity.max}
           precision={0}
           suffix={t('common.unitLines')}
           style={{ width: 180 }}
@@ -39,13 +37,7 @@ export function LogFields({ prefix }: { prefix: NamePath }) {
         extra={t('reverseproxy.logShowLatestHelp')}
         rules={[rangeRule(t, L.logShowLatest.min, L.logShowLatest.max)]}
       >
-        <InputNumber<number>
-          min={L.logShowLatest.min}
-          max={L.logShowLatest.max}
-          precision={0}
-          suffix={t('common.unitLines')}
-          style={{ width: 180 }}
-        />
+        <InputNumber<number> precision={0} suffix={t('common.unitLines')} style={{ width: 180 }} />
       </Form.Item>
       <Form.Item
         name={n('toConsole')}

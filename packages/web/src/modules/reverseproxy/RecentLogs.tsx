@@ -1,10 +1,12 @@
 // The newest access-log lines of a rule (each site's "latest shown" setting),
 // all sites merged newest first, folded under one line that previews the newest.
-import type { ReverseproxyLogEntry } from '@lucky/shared';
+// Coded lines read in the UI language (`reverseproxy.log_<code>`).
+import type { LogEntryView } from '@lucky/shared';
 import { Button, Collapse, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LevelTag } from '../../components/ruleLog/LevelTag';
 import { logTime } from '../../components/ruleLog/levels';
+import { codedText } from '../../i18n/coded';
 
 export interface Site {
   key: string;
@@ -12,16 +14,16 @@ export interface Site {
 }
 
 export interface RecentLogsProps {
-  logs: Record<string, ReverseproxyLogEntry[]>;
+  logs: Record<string, LogEntryView[]>;
   sites: Site[];
   onOpenAll: (site: string) => void;
   testId?: string;
 }
 
-type Line = ReverseproxyLogEntry & { site: string };
+type Line = LogEntryView & { site: string };
 
 /** Every site's lines in one list, newest first. */
-export function mergeLogs(logs: Record<string, ReverseproxyLogEntry[]>): Line[] {
+export function mergeLogs(logs: Record<string, LogEntryView[]>): Line[] {
   const all = Object.entries(logs).flatMap(([site, list]) => list.map((l) => ({ ...l, site })));
   return all.sort((a, b) => b.time.localeCompare(a.time) || b.seq - a.seq);
 }
@@ -36,7 +38,7 @@ export function RecentLogs({ logs, sites, onOpenAll, testId }: RecentLogsProps) 
       <span>{t('reverseproxy.recentLogs', { count: lines.length })}</span>
       {newest && (
         <Typography.Text type="secondary" ellipsis className="rp-recent-preview mono">
-          {logTime(newest.time)} {newest.text}
+          {logTime(newest.time)} {codedText('reverseproxy', 'log', newest)}
         </Typography.Text>
       )}
     </span>
@@ -62,7 +64,7 @@ export function RecentLogs({ logs, sites, onOpenAll, testId }: RecentLogsProps) 
                     <Tag className="rp-site-tag" onClick={() => onOpenAll(l.site)}>
                       {labelOf(l.site)}
                     </Tag>
-                    <span className="rp-recent-text">{l.text}</span>
+                    <span className="rp-recent-text">{codedText('reverseproxy', 'log', l)}</span>
                   </li>
                 ))}
               </ol>

@@ -1,4 +1,4 @@
-import { formatSize, REVERSEPROXY_WARNINGS } from '@lucky/shared';
+import { formatSize, reverseproxyReason } from '@lucky/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -41,20 +41,30 @@ describe('web service screen', () => {
       subRules: [
         subRule({
           pathPrefix: '/admin',
-          basicAuth: { enable: true, user: 'u', password: '', paths: [], passwordSet: true },
+          basicAuth: { enabled: true, user: 'u', password: '******', paths: [] },
         }),
         subRule({
           key: 'SUB0000000000002',
           name: '',
-          enable: false,
+          enabled: false,
           domains: ['*.files.test'],
           serviceType: 'files',
           mounts: [{ urlPath: '/', type: 'local', dir: '/srv/share', name: '' }],
         }),
       ],
-      status: { state: 'running', warnings: [REVERSEPROXY_WARNINGS.http3Unsupported, 'something new'], port: 443 },
+      status: {
+        state: 'running',
+        warnings: [reverseproxyReason('http3Unsupported'), { code: 'somethingNew', text: 'something new' }],
+        port: 443,
+      },
       lastLogs: {
-        default: [logLine(1, '[10.0.0.9][10.0.0.9] GET http://x/ 404 1ms ""')],
+        default: [
+          logLine(1, '[10.0.0.9][10.0.0.9] GET http://x/ 404 1ms ""'),
+          logLine(3, 'refused 403 [10.0.0.9] GET x/', 3, {
+            code: 'refused',
+            params: { status: 403, client: '10.0.0.9', method: 'GET', host: 'x', url: '/' },
+          }),
+        ],
         SUB0000000000001: [logLine(2, '[10.0.0.9][10.0.0.9] GET http://nas.example.com/ 200 3ms ""')],
       },
     });
@@ -62,7 +72,16 @@ describe('web service screen', () => {
       key: 'RULE000000000002',
       name: 'Busy',
       subRules: [],
-      status: { state: 'error', error: 'cannot listen on *:80: listen EADDRINUSE', warnings: [] },
+      status: {
+        state: 'error',
+        reason: {
+          code: 'portInUse',
+          params: { address: '*:80', port: 80, errno: 'EADDRINUSE' },
+          text: 'cannot listen on *:80: the port is in use by another program or rule (EADDRINUSE)',
+        },
+        retryAt: Date.now() + 10_000,
+        warnings: [],
+      },
       lastLogs: { default: [] },
     });
     net.route('api/reverseproxy/rules', { body: listReply([rule, broken]) });
@@ -72,7 +91,7 @@ describe('web service screen', () => {
     expect(within(card).getByText('Home')).toBeTruthy();
     expect(within(card).getByTestId('rp-rule-state-RULE000000000001').textContent).toBe('运行中');
     expect(within(card).getByTestId('rp-rule-listen-RULE000000000001').textContent).toBe('HTTPHTTPS192.168.1.2:443');
-    // Warnings in the user's language; one the screen does not know as the server wrote it.
+    // Warnings (coded) in the user's language; one the screen does not know as the server wrote it.
     const warnings = within(card).getByTestId('rp-rule-warnings-RULE000000000001');
     expect(warnings.textContent).toContain('当前运行环境不支持 HTTP/3');
     expect(warnings.textContent).toContain('something new');
@@ -89,15 +108,21 @@ describe('web service screen', () => {
     expect(files.textContent).toContain('*.files.test');
     expect(files.textContent).toContain('/srv/share');
     expect(within(files).getByTestId('rp-sub-switch-SUB0000000000002').getAttribute('aria-checked')).toBe('false');
-    // The newest line of all sites is previewed; unfolded, each line names its site.
-    expect(within(card).getByText('最近日志（2）')).toBeTruthy();
-    await userEvent.click(within(card).getByText('最近日志（2）'));
+    // The newest line of all sites is previewed (a coded line in the user's language); unfolded,
+    // each line names its site.
+    expect(within(card).getByText('最近日志（3）')).toBeTruthy();
+    expect(card.querySelector('.rp-recent-preview')?.textContent).toContain('已拒绝 403 [10.0.0.9] GET x/');
+    await userEvent.click(within(card).getByText('最近日志（3）'));
     const lines = await within(card).findByTestId('rp-recent-lines');
-    expect(lines.textContent).toMatch(/NAS.*nas\.example\.com\/ 200.*默认规则.*404/);
+    expect(lines.textContent).toMatch(/默认规则.*已拒绝 403.*NAS.*nas\.example\.com\/ 200.*默认规则.*404/);
+    expect(lines.textContent).not.toContain('refused');
 
     const bad = screen.getByTestId('rp-rule-RULE000000000002');
     expect(within(bad).getByTestId('rp-rule-state-RULE000000000002').textContent).toBe('错误');
-    expect(within(bad).getByTestId('rp-rule-error-RULE000000000002').textContent).toContain('EADDRINUSE');
+    const error = within(bad).getByTestId('rp-rule-error-RULE000000000002').textContent;
+    expect(error).toContain('端口已被其他程序或规则占用');
+    expect(error).toContain('EADDRINUSE');
+    expect(error).toContain('每 10 秒重试');
     expect(within(bad).getByTestId('rp-sub-empty-RULE000000000002')).toBeTruthy();
   });
 
@@ -131,7 +156,7 @@ describe('web service screen', () => {
 
   it('shows no figures for a rule that is not listening', async () => {
     net.route('api/reverseproxy/rules', {
-      body: listReply([ruleView({ enable: false, status: { state: 'disabled', warnings: [] } })]),
+      body: listReply([ruleView({ enabled: false, status: { state: 'disabled', warnings: [] } })]),
     });
     renderWithProviders(<ReverseproxyScreen />);
     expect(await screen.findByTestId('rp-rule-RULE000000000001')).toBeTruthy();
@@ -139,36 +164,59 @@ describe('web service screen', () => {
   });
 
   it('switches a rule and a sub rule through the API and shows the answer', async () => {
-    let enable = true;
-    let subEnable = true;
+    let enabled = true;
+    let subEnabled = true;
     const current = () =>
       ruleView({
-        enable,
-        status: { state: enable ? 'running' : 'disabled', warnings: [] },
-        subRules: [subRule({ enable: subEnable })],
+        enabled,
+        status: { state: enabled ? 'running' : 'disabled', warnings: [] },
+        subRules: [subRule({ enabled: subEnabled })],
       });
     net.route('api/reverseproxy/rules', () => ({ body: listReply([current()]) }));
     net.route(`${RULE}/enable`, (_url, init) => {
-      enable = JSON.parse(String(init.body)).enable;
+      enabled = JSON.parse(String(init.body)).enabled;
       return { body: { ret: 0, rule: current() } };
     });
     net.route(`${SUB}/enable`, (_url, init) => {
-      subEnable = JSON.parse(String(init.body)).enable;
+      subEnabled = JSON.parse(String(init.body)).enabled;
       return { body: { ret: 0, rule: current() } };
     });
     renderWithProviders(<ReverseproxyScreen />);
     const sw = await screen.findByTestId('rp-rule-switch-RULE000000000001');
     await userEvent.click(sw);
     await waitFor(() => expect(callsTo('PUT', `${RULE}/enable`)).toHaveLength(1));
-    expect(bodyOf(callsTo('PUT', `${RULE}/enable`)[0])).toEqual({ enable: false });
+    expect(bodyOf(callsTo('PUT', `${RULE}/enable`)[0])).toEqual({ enabled: false });
     await waitFor(() => expect(sw.getAttribute('aria-checked')).toBe('false'));
     expect((await screen.findByTestId('rp-rule-state-RULE000000000001')).textContent).toBe('已停用');
 
     const subSw = screen.getByTestId('rp-sub-switch-SUB0000000000001');
     await userEvent.click(subSw);
     await waitFor(() => expect(callsTo('PUT', `${SUB}/enable`)).toHaveLength(1));
-    expect(bodyOf(callsTo('PUT', `${SUB}/enable`)[0])).toEqual({ enable: false });
+    expect(bodyOf(callsTo('PUT', `${SUB}/enable`)[0])).toEqual({ enabled: false });
     await waitFor(() => expect(subSw.getAttribute('aria-checked')).toBe('false'));
+  });
+
+  it('shows the module switch and turns the module off and on through the module call', async () => {
+    let on = true;
+    net.route('api/reverseproxy/rules', () => ({ body: listReply([ruleView()], on) }));
+    net.route('api/modules/reverseproxy/enabled', (_url, init) => {
+      on = JSON.parse(String(init.body)).enabled;
+      return { body: { ret: 0, status: { key: 'reverseproxy', state: on ? 'running' : 'disabled', enabled: on } } };
+    });
+    renderWithProviders(<ReverseproxyScreen />);
+    const sw = await screen.findByTestId('rp-module-switch');
+    expect(sw.getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByText('模块开关')).toBeTruthy();
+    expect(screen.queryByTestId('rp-module-off')).toBeNull();
+    await userEvent.click(sw);
+    await waitFor(() => expect(callsTo('PUT', 'api/modules/reverseproxy/enabled')).toHaveLength(1));
+    expect(bodyOf(callsTo('PUT', 'api/modules/reverseproxy/enabled')[0])).toEqual({ enabled: false });
+    await waitFor(() => expect(sw.getAttribute('aria-checked')).toBe('false'));
+    expect((await screen.findByTestId('rp-module-off')).textContent).toContain('Web 服务已关闭');
+    await userEvent.click(sw);
+    await waitFor(() => expect(callsTo('PUT', 'api/modules/reverseproxy/enabled')).toHaveLength(2));
+    expect(bodyOf(callsTo('PUT', 'api/modules/reverseproxy/enabled')[1])).toEqual({ enabled: true });
+    await waitFor(() => expect(screen.queryByTestId('rp-module-off')).toBeNull());
   });
 
   it('deletes a sub rule and then the rule, each after confirmation', async () => {

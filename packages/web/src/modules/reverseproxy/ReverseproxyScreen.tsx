@@ -1,21 +1,23 @@
 // Web service (/web): one card per rule (listener) with its default rule, sub
 // rules, state and newest log lines, refreshed at the chosen interval; add and
 // edit dialogs for rules and sub rules, batch domain replace, access logs.
+
 import { PlusOutlined, ReloadOutlined, SwapOutlined } from '@ant-design/icons';
+import type { ReverseproxyRuleView, ReverseproxySubRuleView } from '@lucky/shared';
 import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
+import { AsyncSwitch } from './AsyncSwitch';
 import { BatchReplaceDialog } from './BatchReplaceDialog';
 import { errorText } from './errors';
 import { LogDrawer, type LogTarget } from './LogDrawer';
 import { RuleCard, sitesOf } from './RuleCard';
 import { RuleDialog } from './RuleDialog';
 import { SubRuleDialog } from './SubRuleDialog';
-import type { RuleView, SubRuleView } from './types';
 import { useReverseproxyActions, useRules } from './useReverseproxy';
 import './reverseproxy.css';
+import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -35,8 +37,8 @@ const opened =
 const closed = <T,>(d: DialogState<T>): DialogState<T> => ({ ...d, open: false });
 
 interface SubTarget {
-  rule: RuleView;
-  sub?: SubRuleView;
+  rule: ReverseproxyRuleView;
+  sub?: ReverseproxySubRuleView;
 }
 
 export default function ReverseproxyScreen() {
@@ -44,13 +46,13 @@ export default function ReverseproxyScreen() {
   const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
   const rules = useRules(intervalMs);
   const actions = useReverseproxyActions();
-  const [ruleDialog, setRuleDialog] = useState<DialogState<RuleView>>({ seq: 0, open: false });
+  const [ruleDialog, setRuleDialog] = useState<DialogState<ReverseproxyRuleView>>({ seq: 0, open: false });
   const [subDialog, setSubDialog] = useState<DialogState<SubTarget>>({ seq: 0, open: false });
   const [batch, setBatch] = useState<DialogState<never>>({ seq: 0, open: false });
   const [logsOf, setLogsOf] = useState<LogTarget | null>(null);
   const data = rules.data;
 
-  const saved = (rule: RuleView) => {
+  const saved = (rule: ReverseproxyRuleView) => {
     actions.ruleSaved(rule);
     setRuleDialog(closed);
     setSubDialog(closed);
@@ -59,13 +61,26 @@ export default function ReverseproxyScreen() {
   return (
     <div className="screen rp-screen" data-testid="reverseproxy-screen">
       <div className="rp-toolbar">
-        <Typography.Title level={4} className="screen-title">
-          {t('reverseproxy.title')}
-        </Typography.Title>
+        <Space className="rp-title" size="middle">
+          <Typography.Title level={4} className="screen-title">
+            {t('reverseproxy.title')}
+          </Typography.Title>
+          {data && (
+            <span className="rp-module-switch">
+              <AsyncSwitch
+                checked={data.enabled}
+                onChange={actions.setModuleEnabled}
+                label={t('reverseproxy.moduleSwitch')}
+                testId="rp-module-switch"
+              />
+              <Typography.Text>{t('reverseproxy.moduleSwitch')}</Typography.Text>
+            </span>
+          )}
+        </Space>
         <Space wrap>
           {rules.dataUpdatedAt > 0 && (
             <Typography.Text type="secondary">
-              {t('reverseproxy.updatedAt', { time: dayjs(rules.dataUpdatedAt).format('HH:mm:ss') })}
+              {t('reverseproxy.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
             </Typography.Text>
           )}
           <RefreshControl value={intervalMs} onChange={setIntervalMs} />
@@ -99,6 +114,10 @@ export default function ReverseproxyScreen() {
           description={errorText(rules.error, t)}
           data-testid="rp-load-error"
         />
+      )}
+
+      {data && !data.enabled && (
+        <Alert type="info" showIcon title={t('reverseproxy.moduleOff')} data-testid="rp-module-off" />
       )}
 
       {data && data.list.length === 0 && (

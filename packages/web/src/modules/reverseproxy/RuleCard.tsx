@@ -2,33 +2,39 @@
 // runtime's reason or warnings, its live figures, its default rule, its sub
 // rules and its newest log lines.
 import { DeleteOutlined, EditOutlined, FileTextOutlined, PlusOutlined } from '@ant-design/icons';
-import { formatSize, type ReverseproxyTraffic } from '@lucky/shared';
+import {
+  formatSize,
+  REVERSEPROXY_DEFAULT_SITE,
+  type ReverseproxyRuleView,
+  type ReverseproxySubRuleView,
+  type ReverseproxyTraffic,
+} from '@lucky/shared';
 import { Alert, Button, Card, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Figure, Figures } from '../../components/Figure';
+import { codedText } from '../../i18n/coded';
 import { AsyncSwitch } from './AsyncSwitch';
-import { listenText, serviceTarget, warningText } from './format';
+import { listenText, serviceTarget } from './format';
 import { RecentLogs, type Site } from './RecentLogs';
 import { SubRuleList } from './SubRuleList';
 import { ServiceTypeTag, StateTag } from './Tags';
-import { DEFAULT_SITE, type RuleView, type SubRuleView } from './types';
 
 export interface RuleCardProps {
-  rule: RuleView;
+  rule: ReverseproxyRuleView;
   onToggle: (on: boolean) => Promise<unknown>;
   onEdit: () => void;
   onDelete: () => Promise<unknown>;
   onAddSub: () => void;
-  onEditSub: (sub: SubRuleView) => void;
+  onEditSub: (sub: ReverseproxySubRuleView) => void;
   onToggleSub: (sub: string, on: boolean) => Promise<unknown>;
   onDeleteSub: (sub: string) => Promise<unknown>;
   onLogs: (site: string) => void;
 }
 
 /** The sites of a rule, as the log views name them. */
-export function sitesOf(rule: RuleView, t: (k: string) => string): Site[] {
+export function sitesOf(rule: ReverseproxyRuleView, t: (k: string) => string): Site[] {
   return [
-    { key: DEFAULT_SITE, label: t('reverseproxy.defaultRule') },
+    { key: REVERSEPROXY_DEFAULT_SITE, label: t('reverseproxy.defaultRule') },
     ...rule.subRules.map((s) => ({ key: s.key, label: s.name || s.domains[0] || t('reverseproxy.unnamedSub') })),
   ];
 }
@@ -48,7 +54,7 @@ export function RuleCard(props: RuleCardProps) {
       <div className="rp-rule-head">
         <div className="rp-rule-title">
           <AsyncSwitch
-            checked={rule.enable}
+            checked={rule.enabled}
             onChange={onToggle}
             label={t('reverseproxy.ruleSwitch')}
             testId={`rp-rule-switch-${rule.key}`}
@@ -77,7 +83,7 @@ export function RuleCard(props: RuleCardProps) {
           </Button>
           <Button
             icon={<FileTextOutlined />}
-            onClick={() => onLogs(DEFAULT_SITE)}
+            onClick={() => onLogs(REVERSEPROXY_DEFAULT_SITE)}
             data-testid={`rp-rule-logs-${rule.key}`}
           >
             {t('reverseproxy.logs')}
@@ -106,7 +112,12 @@ export function RuleCard(props: RuleCardProps) {
           showIcon
           className="rp-rule-alert"
           title={t('reverseproxy.startFailed')}
-          description={<span className="mono">{status.error}</span>}
+          description={
+            <>
+              <span className="mono">{status.reason && codedText('reverseproxy', 'reason', status.reason)}</span>
+              {status.retryAt !== undefined && <div>{t('reverseproxy.retrying')}</div>}
+            </>
+          }
           data-testid={`rp-rule-error-${rule.key}`}
         />
       )}
@@ -118,7 +129,7 @@ export function RuleCard(props: RuleCardProps) {
           title={
             <ul className="rp-warnings">
               {status.warnings.map((w) => (
-                <li key={w}>{warningText(w, t)}</li>
+                <li key={w.code}>{codedText('reverseproxy', 'reason', w)}</li>
               ))}
             </ul>
           }

@@ -1,4 +1,4 @@
-import { REVERSEPROXY_MESSAGES } from '@lucky/shared';
+import { type ReverseproxyRuleView, reverseproxyIssues } from '@lucky/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,6 @@ import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { RuleDialog } from './RuleDialog';
 import { ruleView, service, subRule } from './testData';
-import type { RuleView } from './types';
 
 let net: FakeFetch;
 
@@ -27,7 +26,7 @@ const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).b
 const itemOf = (el: HTMLElement) => el.closest('.ant-form-item') as HTMLElement;
 const save = () => userEvent.click(screen.getByTestId('rp-rule-save'));
 
-function open(rule?: RuleView) {
+function open(rule?: ReverseproxyRuleView) {
   const onSaved = vi.fn();
   const onClose = vi.fn();
   renderWithProviders(<RuleDialog open rule={rule} onClose={onClose} onSaved={onSaved} />);
@@ -104,7 +103,13 @@ describe('rule dialog', () => {
   it("puts the server's refusal on the field it names and stays open", async () => {
     net.route('api/reverseproxy/rules', {
       status: 409,
-      body: { ret: 1, msg: `${REVERSEPROXY_MESSAGES.portConflict} (web)`, field: 'port', code: 'portConflict' },
+      body: {
+        ret: 1,
+        msg: 'port: another rule (web) listens on this address and port',
+        field: 'port',
+        code: 'portConflict',
+        params: { rule: 'web' },
+      },
     });
     const { onSaved, onClose } = open();
     await setPort('18080');
@@ -120,8 +125,10 @@ describe('rule dialog', () => {
       status: 400,
       body: {
         ret: 1,
-        msg: `defaultRule.targets.1: ${REVERSEPROXY_MESSAGES.targetInvalid}`,
+        msg: 'defaultRule.targets.1: back-end address must be http(s)://host[:port][/path]: http://b.lan',
         field: 'defaultRule.targets.1',
+        code: 'targetInvalid',
+        params: { token: 'http://b.lan' },
       },
     });
     open();
@@ -133,7 +140,7 @@ describe('rule dialog', () => {
 
   it('an edit sends the sub rules as the server has them now, with their keys and masked passwords', async () => {
     const listed = ruleView({
-      defaultRule: service({ basicAuth: { enable: true, user: 'me', password: '', paths: [], passwordSet: true } }),
+      defaultRule: service({ basicAuth: { enabled: true, user: 'me', password: '******', paths: [] } }),
     });
     const now = ruleView({ subRules: [subRule(), subRule({ key: 'SUB0000000000002', domains: ['new.test'] })] });
     net.route(`api/reverseproxy/rules/${listed.key}`, (_url, init) =>
@@ -141,18 +148,16 @@ describe('rule dialog', () => {
     );
     const { onSaved } = open(listed);
     await screen.findByTestId('rp-rule-form');
-    // A stored password is never shown; the field says so.
+    // A stored password is never shown: it reads as the mask, and the field says so.
     await userEvent.click(
       screen.getByText('BasicAuth 认证', { selector: '.ant-collapse-title *, .ant-collapse-title' }),
     );
-    expect(((await screen.findByTestId('rp-auth-password')) as HTMLInputElement).placeholder).toBe(
-      '已保存密码（不会显示）',
-    );
-    expect(screen.getByText('留空则保留已保存的密码。')).toBeTruthy();
+    expect(((await screen.findByTestId('rp-auth-password')) as HTMLInputElement).value).toBe('******');
+    expect(screen.getByText('已保存的密码显示为掩码，不修改则保留原密码。')).toBeTruthy();
     await save();
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(now));
     const body = bodyOf(sent('PUT')[0]);
-    expect(body.defaultRule.basicAuth).toEqual({ enable: true, user: 'me', password: '', paths: [] });
+    expect(body.defaultRule.basicAuth).toEqual({ enabled: true, user: 'me', password: '******', paths: [] });
     expect(body.subRules.map((s: { key: string }) => s.key)).toEqual(['SUB0000000000001', 'SUB0000000000002']);
     expect(body).not.toHaveProperty('status');
     expect(body).not.toHaveProperty('lastLogs');
@@ -182,7 +187,7 @@ describe('rule dialog', () => {
       status: 400,
       body: {
         ret: 1,
-        msg: `defaultRule.customConfig: ${REVERSEPROXY_MESSAGES.customConfigHeader}`,
+        msg: `defaultRule.customConfig: ${reverseproxyIssues.describe('customConfigHeader', { line: 2, token: 'X-Blocked' })}`,
         field: 'defaultRule.customConfig',
         code: 'customConfigHeader',
         params: { line: 2, token: 'X-Blocked' },

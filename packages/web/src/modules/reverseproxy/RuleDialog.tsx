@@ -1,6 +1,7 @@
 // Add or edit a rule: the listener and its default rule (what answers requests
 // no sub rule takes). Sub rules have their own dialog; an edit sends them back
 // as the server has them right now, so a sub rule changed meanwhile is kept.
+import type { ReverseproxyRuleView } from '@lucky/shared';
 import { App, Button, Divider, Form, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,15 +11,14 @@ import { RuleListenerFields } from './RuleListenerFields';
 import { checkWholeRule, newRuleValues, type RuleValues, ruleSpot, ruleToValues, valuesToRuleInput } from './ruleForm';
 import { ServiceAdvanced } from './ServiceAdvanced';
 import { ServiceTypeFields } from './ServiceTypeFields';
-import type { RuleView } from './types';
 import { useServiceErrors } from './useServiceErrors';
 
 export interface RuleDialogProps {
   open: boolean;
   /** The rule to edit (as listed when the dialog opened); absent = add. */
-  rule?: RuleView;
+  rule?: ReverseproxyRuleView;
   onClose: () => void;
-  onSaved: (rule: RuleView) => void;
+  onSaved: (rule: ReverseproxyRuleView) => void;
 }
 
 const PREFIX = ['defaultRule'];
@@ -94,12 +94,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
           {t('reverseproxy.defaultRuleHelp')}
         </Typography.Paragraph>
         <ServiceTypeFields prefix={PREFIX} isDefault />
-        <ServiceAdvanced
-          prefix={PREFIX}
-          passwordSet={Boolean(rule?.defaultRule.basicAuth.passwordSet)}
-          open={issues.panels}
-          onOpenChange={issues.setPanels}
-        />
+        <ServiceAdvanced prefix={PREFIX} open={issues.panels} onOpenChange={issues.setPanels} />
       </Form>
     </Modal>
   );

@@ -45,7 +45,7 @@ export function RuleListenerFields() {
           data-testid="rp-rule-name"
         />
       </Form.Item>
-      <Form.Item name="enable" label={t('reverseproxy.ruleSwitch')} valuePropName="checked">
+      <Form.Item name="enabled" label={t('reverseproxy.ruleSwitch')} valuePropName="checked">
         <Switch />
       </Form.Item>
       <Form.Item name="listenTypes" label={t('reverseproxy.listenTypes')} extra={t(`reverseproxy.listenHelp_${types}`)}>
@@ -81,7 +81,7 @@ export function RuleListenerFields() {
         />
       </Form.Item>
       <Form.Item name="port" label={t('reverseproxy.port')} required rules={[rangeRule(t, 1, 65535)]}>
-        <InputNumber<number> min={1} max={65535} precision={0} style={{ width: 160 }} data-testid="rp-port" />
+        <InputNumber<number> precision={0} style={{ width: 160 }} data-testid="rp-port" />
       </Form.Item>
       <Form.Item
         name="firewallAutoAllow"

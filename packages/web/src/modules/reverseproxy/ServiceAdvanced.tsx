@@ -17,7 +17,6 @@ import { type NamePath, newServiceValues, type PanelKey, type ServiceValues } fr
 
 export interface ServiceAdvancedProps {
   prefix: NamePath;
-  passwordSet: boolean;
   open: PanelKey[];
   onOpenChange: (keys: PanelKey[]) => void;
 }
@@ -32,7 +31,7 @@ function Summary({ children }: { children: ReactNode }) {
   );
 }
 
-export function ServiceAdvanced({ prefix, passwordSet, open, onOpenChange }: ServiceAdvancedProps) {
+export function ServiceAdvanced({ prefix, open, onOpenChange }: ServiceAdvancedProps) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const watched = Form.useWatch(prefix.length ? prefix : (all: ServiceValues) => all, form) as
@@ -45,7 +44,7 @@ export function ServiceAdvanced({ prefix, passwordSet, open, onOpenChange }: Ser
     v.uaFilter?.mode && v.uaFilter.mode !== 'off' ? `UA ${t(`reverseproxy.filter_${v.uaFilter.mode}`)}` : '',
   ].filter(Boolean);
   const headerCount = (v.requestHeaders?.length ?? 0) + (v.responseHeaders?.length ?? 0);
-  const cache = [t(`reverseproxy.cache_${v.cache?.mode ?? 'default'}`), v.robots?.enable ? 'robots.txt' : ''].filter(
+  const cache = [t(`reverseproxy.cache_${v.cache?.mode ?? 'default'}`), v.robots?.enabled ? 'robots.txt' : ''].filter(
     Boolean,
   );
 
@@ -63,8 +62,8 @@ export function ServiceAdvanced({ prefix, passwordSet, open, onOpenChange }: Ser
     {
       key: 'auth',
       label: t('reverseproxy.panelAuth'),
-      extra: <Summary>{v.basicAuth?.enable ? v.basicAuth.user || t('reverseproxy.on') : off}</Summary>,
-      children: <AuthFields prefix={prefix} passwordSet={passwordSet} />,
+      extra: <Summary>{v.basicAuth?.enabled ? v.basicAuth.user || t('reverseproxy.on') : off}</Summary>,
+      children: <AuthFields prefix={prefix} />,
     },
     {
       key: 'filter',
@@ -75,7 +74,7 @@ export function ServiceAdvanced({ prefix, passwordSet, open, onOpenChange }: Ser
     {
       key: 'cors',
       label: t('reverseproxy.panelCors'),
-      extra: <Summary>{v.cors?.enable ? t('reverseproxy.on') : off}</Summary>,
+      extra: <Summary>{v.cors?.enabled ? t('reverseproxy.on') : off}</Summary>,
       children: <CorsFields prefix={prefix} />,
     },
     {

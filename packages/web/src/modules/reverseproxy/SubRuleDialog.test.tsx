@@ -1,3 +1,4 @@
+import type { ReverseproxySubRuleView } from '@lucky/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,7 +8,6 @@ import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { SubRuleDialog } from './SubRuleDialog';
 import { ruleView, subRule } from './testData';
-import type { SubRuleView } from './types';
 
 let net: FakeFetch;
 const RULE = ruleView();
@@ -29,7 +29,7 @@ const save = () => userEvent.click(screen.getByTestId('rp-sub-save'));
 /** Long text in one go: typing it key by key is slow in jsdom and tests nothing more. */
 const fill = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
-function open(sub?: SubRuleView) {
+function open(sub?: ReverseproxySubRuleView) {
   const onSaved = vi.fn();
   renderWithProviders(<SubRuleDialog open rule={RULE} sub={sub} onClose={() => {}} onSaved={onSaved} />);
   return { onSaved };
@@ -73,7 +73,7 @@ describe('sub rule dialog', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
     expect(bodyOf(sent('POST')[0])).toMatchObject({
       name: 'App',
-      enable: true,
+      enabled: true,
       domains: ['app.test'],
       pathPrefix: '/api',
       serviceType: 'proxy',
@@ -86,7 +86,13 @@ describe('sub rule dialog', () => {
   it('shows a server field error on its item, opening the folded panel', async () => {
     net.route(SUBS, {
       status: 400,
-      body: { ret: 1, msg: 'log.capacity: Too big: expected number to be <=102400', field: 'log.capacity' },
+      body: {
+        ret: 1,
+        msg: 'log.capacity: must be at most 102400',
+        field: 'log.capacity',
+        code: 'tooBig',
+        params: { max: 102400 },
+      },
     });
     const { onSaved } = open();
     await screen.findByTestId('rp-sub-form');
@@ -95,7 +101,7 @@ describe('sub rule dialog', () => {
     const capacity = screen.getByTestId('rp-log-capacity');
     expect(capacity.closest('.ant-collapse-item-active')).toBeNull();
     await save();
-    expect(await within(itemOf(capacity)).findByText('Too big: expected number to be <=102400')).toBeTruthy();
+    expect(await within(itemOf(capacity)).findByText('不能大于 102400')).toBeTruthy();
     expect(capacity.closest('.ant-collapse-item-active')).toBeTruthy();
     expect(onSaved).not.toHaveBeenCalled();
   });
@@ -113,10 +119,10 @@ describe('sub rule dialog', () => {
     expect(sent('POST')).toHaveLength(0);
   });
 
-  it('an edit keeps a stored credential header value it never shows', async () => {
+  it('an edit sends a stored credential header value back masked, as read', async () => {
     const sub = subRule({
       requestHeaders: [
-        { name: 'X-Auth-Token', value: '', valueSet: true },
+        { name: 'Authorization', value: 'Bearer ******' },
         { name: 'X-Plain', value: 'v' },
       ],
     });
@@ -125,21 +131,18 @@ describe('sub rule dialog', () => {
     const { onSaved } = open(sub);
     await screen.findByTestId('rp-sub-form');
     const values = screen.getAllByLabelText('值') as HTMLInputElement[];
-    expect(values.map((v) => [v.value, v.placeholder])).toEqual([
-      ['', '已保存，留空则保持不变'],
-      ['v', '值'],
-    ]);
+    expect(values.map((v) => v.value)).toEqual(['Bearer ******', 'v']);
     await save();
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
     expect(bodyOf(sent('PUT')[0]).requestHeaders).toEqual([
-      { name: 'X-Auth-Token', value: '' },
+      { name: 'Authorization', value: 'Bearer ******' },
       { name: 'X-Plain', value: 'v' },
     ]);
   });
 
-  it('an edit keeps a stored password it never shows, and basic auth needs a user', async () => {
+  it('an edit sends a stored password back as the mask it reads, and basic auth needs a user', async () => {
     const sub = subRule({
-      basicAuth: { enable: true, user: 'me', password: '', paths: ['/admin'], passwordSet: true },
+      basicAuth: { enabled: true, user: 'me', password: '******', paths: ['/admin'] },
     });
     const saved = ruleView();
     net.route(`${SUBS}/${sub.key}`, { body: { ret: 0, rule: saved } });
@@ -148,8 +151,7 @@ describe('sub rule dialog', () => {
     expect(screen.getByText(`编辑子规则 · ${RULE.name}`)).toBeTruthy();
     expect((screen.getByTestId('rp-domains') as HTMLTextAreaElement).value).toBe('nas.example.com');
     const password = screen.getByTestId('rp-auth-password') as HTMLInputElement;
-    expect(password.value).toBe('');
-    expect(password.placeholder).toBe('已保存密码（不会显示）');
+    expect(password.value).toBe('******');
     // Without a user the form refuses and opens the panel.
     fill('rp-auth-user', '');
     await save();
@@ -160,6 +162,11 @@ describe('sub rule dialog', () => {
     fill('rp-auth-user', 'admin');
     await save();
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
-    expect(bodyOf(sent('PUT')[0]).basicAuth).toEqual({ enable: true, user: 'admin', password: '', paths: ['/admin'] });
+    expect(bodyOf(sent('PUT')[0]).basicAuth).toEqual({
+      enabled: true,
+      user: 'admin',
+      password: '******',
+      paths: ['/admin'],
+    });
   });
 });

@@ -1,5 +1,6 @@
 // Add or edit a sub rule of a rule: which domains and path it takes and what
 // it answers with (the same service editor as the default rule).
+import type { ReverseproxyRuleView, ReverseproxySubRuleView } from '@lucky/shared';
 import { App, Button, Divider, Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,17 +17,16 @@ import {
 import { ServiceAdvanced } from './ServiceAdvanced';
 import { ServiceTypeFields } from './ServiceTypeFields';
 import { SubRuleFields } from './SubRuleFields';
-import type { RuleView, SubRuleView } from './types';
 import { useServiceErrors } from './useServiceErrors';
 
 export interface SubRuleDialogProps {
   open: boolean;
   /** The rule the sub rule belongs to. */
-  rule?: Pick<RuleView, 'key' | 'name'>;
+  rule?: Pick<ReverseproxyRuleView, 'key' | 'name'>;
   /** The sub rule to edit; absent = add. */
-  sub?: SubRuleView;
+  sub?: ReverseproxySubRuleView;
   onClose: () => void;
-  onSaved: (rule: RuleView) => void;
+  onSaved: (rule: ReverseproxyRuleView) => void;
 }
 
 const PREFIX: string[] = [];
@@ -99,12 +99,7 @@ export function SubRuleDialog({ open, rule, sub, onClose, onSaved }: SubRuleDial
           {t('reverseproxy.service')}
         </Divider>
         <ServiceTypeFields prefix={PREFIX} isDefault={false} />
-        <ServiceAdvanced
-          prefix={PREFIX}
-          passwordSet={Boolean(sub?.basicAuth.passwordSet)}
-          open={issues.panels}
-          onOpenChange={issues.setPanels}
-        />
+        <ServiceAdvanced prefix={PREFIX} open={issues.panels} onOpenChange={issues.setPanels} />
       </Form>
     </Modal>
   );

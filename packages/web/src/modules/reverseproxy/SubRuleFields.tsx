@@ -25,7 +25,7 @@ export function SubRuleFields() {
           data-testid="rp-sub-name"
         />
       </Form.Item>
-      <Form.Item name="enable" label={t('reverseproxy.subRuleSwitch')} valuePropName="checked">
+      <Form.Item name="enabled" label={t('reverseproxy.subRuleSwitch')} valuePropName="checked">
         <Switch />
       </Form.Item>
       <Form.Item

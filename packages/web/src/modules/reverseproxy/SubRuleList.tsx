@@ -1,18 +1,19 @@
 // The sub rules inside a rule card: one row each with its switch, name, the
 // front-end domains and path it takes, what it answers with, and its actions.
+
 import { DeleteOutlined, EditOutlined, FileTextOutlined } from '@ant-design/icons';
+import type { ReverseproxySubRuleView } from '@lucky/shared';
 import { Button, Popconfirm, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AsyncSwitch } from './AsyncSwitch';
 import { serviceTarget } from './format';
 import { ServiceTypeTag } from './Tags';
-import type { SubRuleView } from './types';
 
 export interface SubRuleListProps {
   ruleKey: string;
-  subRules: SubRuleView[];
+  subRules: ReverseproxySubRuleView[];
   onToggle: (sub: string, on: boolean) => Promise<unknown>;
-  onEdit: (sub: SubRuleView) => void;
+  onEdit: (sub: ReverseproxySubRuleView) => void;
   onDelete: (sub: string) => Promise<unknown>;
   onLogs: (sub: string) => void;
 }
@@ -32,11 +33,11 @@ export function SubRuleList({ ruleKey, subRules, onToggle, onEdit, onDelete, onL
         const name = sub.name || t('reverseproxy.unnamedSub');
         const target = serviceTarget(sub, t);
         return (
-          <li key={sub.key} className={`rp-sub${sub.enable ? '' : ' rp-sub-off'}`} data-testid={`rp-sub-${sub.key}`}>
+          <li key={sub.key} className={`rp-sub${sub.enabled ? '' : ' rp-sub-off'}`} data-testid={`rp-sub-${sub.key}`}>
             <div className="rp-sub-main">
               <AsyncSwitch
                 size="small"
-                checked={sub.enable}
+                checked={sub.enabled}
                 onChange={(on) => onToggle(sub.key, on)}
                 label={t('reverseproxy.subRuleSwitch')}
                 testId={`rp-sub-switch-${sub.key}`}
@@ -63,7 +64,7 @@ export function SubRuleList({ ruleKey, subRules, onToggle, onEdit, onDelete, onL
                   {target}
                 </Typography.Text>
               )}
-              {sub.basicAuth.enable && <Tag color="orange">{t('reverseproxy.tagAuth')}</Tag>}
+              {sub.basicAuth.enabled && <Tag color="orange">{t('reverseproxy.tagAuth')}</Tag>}
               {sub.ipFilter.mode !== 'off' && <Tag color="gold">{t(`reverseproxy.filter_${sub.ipFilter.mode}`)}</Tag>}
             </div>
             <div className="rp-sub-actions">

@@ -1,11 +1,13 @@
 // Failures of the web service calls and form checks in the user's language.
-// The server answers its validation problems as `{msg: "<field>: <text>",
-// field, code?}`, where <text> is one of the shared REVERSEPROXY_MESSAGES (its
-// key in `code`) or a generic zod text; the form's own checks use the same shared
-// messages, so both turn into one code and read the same `reverseproxy.err_<code>` texts.
+// The server answers its validation problems as `{msg, field, code, params}`,
+// where `code` is a key of the shared REVERSEPROXY_MESSAGES or a generic code
+// (tooSmall, tooBig, …); the shared schemas use the same codes as their zod
+// messages, so the form's own checks and the server read the same
+// `reverseproxy.err_<code>` texts.
 import { REVERSEPROXY_MESSAGES, type ReverseproxyMessage } from '@lucky/shared';
 import { callErrorText, type Failure, failureOf, type Translate } from '../../api/callErrors';
 import { ApiError } from '../../api/client';
+import { codedText } from '../../i18n/coded';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
 
@@ -32,23 +34,15 @@ export interface FieldIssue extends Issue {
   field: string;
 }
 
-const BY_TEXT = new Map<string, ReverseproxyMessage>(
-  (Object.entries(REVERSEPROXY_MESSAGES) as [ReverseproxyMessage, string][]).map(([code, text]) => [text, code]),
-);
+/** A zod message of the shared schemas that is one of the module's codes (never matched by English wording). */
+export const codeOfMessage = (message: string): ReverseproxyMessage | undefined =>
+  Object.hasOwn(REVERSEPROXY_MESSAGES, message) ? (message as ReverseproxyMessage) : undefined;
 
-/** The code of one of the shared messages, by its English text. */
-export const codeOfMessage = (text: string): ReverseproxyMessage | undefined => BY_TEXT.get(text.trim());
-
-/** Codes the form's own checks use besides the shared messages. */
-const LOCAL_CODES = new Set<string>([
-  'mountDirRequired',
-  'tooSmall',
-  'tooBig',
-  'tooLong',
-  'tooMany',
-  'invalidValue',
-  'invalid',
-]);
+/**
+ * The generic codes every module's validation can answer, and those the form's own checks use
+ * besides the module's (`issueOfSchema`: too long a text, too many entries).
+ */
+const LOCAL_CODES = new Set<IssueCode>(['tooSmall', 'tooBig', 'tooLong', 'tooMany', 'invalidValue', 'invalid']);
 
 /** Codes whose message can name the bad entry; they have a second text for when it is unknown. */
 const TOKEN_CODES = new Set<IssueCode>(['domainInvalid', 'targetInvalid', 'cidrInvalid', 'headerInvalid']);
@@ -66,6 +60,7 @@ export interface SchemaIssue {
   path: PropertyKey[];
   message: string;
   code: string;
+  params?: Record<string, unknown>;
   origin?: string;
   minimum?: unknown;
   maximum?: unknown;
@@ -76,7 +71,12 @@ export interface SchemaIssue {
 export function issueOfSchema(issue: SchemaIssue): FieldIssue {
   const field = issue.path.map(String).join('.');
   const known = codeOfMessage(issue.message);
-  if (known) return { field, code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known };
+  if (known)
+    return {
+      field,
+      code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known,
+      params: issue.params,
+    };
   if (issue.code === 'too_small') return { field, code: 'tooSmall', params: { min: Number(issue.minimum) } };
   if (issue.code === 'too_big') {
     const code = issue.origin === 'string' ? 'tooLong' : issue.origin === 'array' ? 'tooMany' : 'tooBig';
@@ -90,22 +90,15 @@ export function issueOfSchema(issue: SchemaIssue): FieldIssue {
 export function issueOfFailure(f: Failure): FieldIssue | undefined {
   const { code, field = '', msg = '' } = f;
   const params = f.params && Object.keys(f.params).length > 0 ? f.params : undefined;
-  if (code === 'portConflict') {
-    // "another rule listens on this address and port (<name>)"
-    return { field, code, params: { rule: /\(([^)]*)\)\s*$/.exec(msg)?.[1] ?? '', ...params } };
-  }
+  const named = (c: IssueCode): FieldIssue => (params ? { field, code: c, params } : { field, code: c });
+  if (typeof code === 'string' && Object.hasOwn(REVERSEPROXY_MESSAGES, code)) return named(code as ReverseproxyMessage);
+  if (code === 'invalidType') return { field, code: 'invalid' };
+  if (LOCAL_CODES.has(code as IssueCode)) return named(code as IssueCode);
+  // Program-wide codes on a field (portTaken, …): their own translation (`errors.<code>`), else the server's words.
   const text = field && msg.startsWith(`${field}: `) ? msg.slice(field.length + 2) : msg;
-  // The server names its own messages (`code`); older answers are matched by their text.
-  const named = typeof code === 'string' && (Object.hasOwn(REVERSEPROXY_MESSAGES, code) || LOCAL_CODES.has(code));
-  const known = named ? (code as IssueCode) : codeOfMessage(text);
-  if (known) {
-    const issue: FieldIssue = {
-      field,
-      code: known === 'mountRequired' && field.endsWith('.dir') ? 'mountDirRequired' : known,
-    };
-    return params ? { ...issue, params } : issue;
-  }
-  return field && text ? { field, code: 'server', params: { msg: text } } : undefined;
+  return field && (code || text)
+    ? { field, code: 'server', params: { msg: codedText('reverseproxy', 'err', { code, params, msg: text }) } }
+    : undefined;
 }
 
 /** The field and problem of a refused call, when the server named either. */

@@ -1,8 +1,6 @@
-// Texts of the rule list: where a rule listens, what a service answers with,
-// the runtime's warnings in the user's language.
-import { isIpv6, REVERSEPROXY_WARNINGS, type ReverseproxyWarning } from '@lucky/shared';
+// Texts of the rule list: where a rule listens, what a service answers with.
+import { isIpv6, type ReverseproxyServiceView } from '@lucky/shared';
 import type { Translate } from './errors';
-import type { ServiceView } from './types';
 
 /** `[::1]:443` / `192.168.1.2:80` / `*:80` (empty address = every address). */
 export function listenText(address: string, port: number): string {
@@ -14,7 +12,7 @@ const shorten = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1
 
 /** One line on what the service answers with: its back ends, target, folders or text. */
 export function serviceTarget(
-  s: Pick<ServiceView, 'serviceType' | 'targets' | 'redirectTarget' | 'redirectCode' | 'mounts' | 'text'>,
+  s: Pick<ReverseproxyServiceView, 'serviceType' | 'targets' | 'redirectTarget' | 'redirectCode' | 'mounts' | 'text'>,
   t: Translate,
   isDefault = false,
 ): string {
@@ -35,18 +33,4 @@ export function serviceTarget(
     case 'close':
       return '';
   }
-}
-
-const WARNING_BY_TEXT = new Map(
-  (Object.entries(REVERSEPROXY_WARNINGS) as [ReverseproxyWarning, string][]).map(([k, v]) => [v, k]),
-);
-
-/** A status warning in the user's language; one this screen does not know stays as the server wrote it. */
-export function warningText(text: string, t: Translate): string {
-  const key = WARNING_BY_TEXT.get(text);
-  if (key) return t(`reverseproxy.warn_${key}`);
-  // "<known warning>: <detail>" (the detail, e.g. an iptables message, stays as it is).
-  const colon = text.indexOf(': ');
-  const head = colon > 0 ? WARNING_BY_TEXT.get(text.slice(0, colon)) : undefined;
-  return head ? `${t(`reverseproxy.warn_${head}`)}: ${text.slice(colon + 2)}` : text;
 }

@@ -54,9 +54,7 @@ describe('form ↔ API', () => {
     const view = ruleView({
       address: '[::1]',
       defaultRule: service({ serviceType: 'text', text: 'hello {host}' }),
-      subRules: [
-        subRule({ basicAuth: { enable: true, user: 'me', password: '', paths: ['/admin'], passwordSet: true } }),
-      ],
+      subRules: [subRule({ basicAuth: { enabled: true, user: 'me', password: '******', paths: ['/admin'] } })],
     });
     const values = ruleToValues(view);
     expect(values).not.toHaveProperty('status');
@@ -64,22 +62,24 @@ describe('form ↔ API', () => {
     expect(values).not.toHaveProperty('key');
     const input = valuesToRuleInput(values, view.subRules);
     expect(input.address).toBe('::1');
-    expect(input.subRules?.[0]).toMatchObject({ key: 'SUB0000000000001', basicAuth: { user: 'me', password: '' } });
-    expect(input.subRules?.[0].basicAuth).not.toHaveProperty('passwordSet');
-    expect(input.defaultRule?.basicAuth).not.toHaveProperty('passwordSet');
+    // Sent back as read: the mask keeps the stored password.
+    expect(input.subRules?.[0]).toMatchObject({
+      key: 'SUB0000000000001',
+      basicAuth: { user: 'me', password: '******' },
+    });
     const parsed = reverseproxyRuleInputSchema.parse(input);
     expect(parsed.defaultRule).toEqual(
       reverseproxyRuleInputSchema.parse(valuesToRuleInput(ruleToValues(view))).defaultRule,
     );
   });
 
-  it('a sub rule round-trips: masked password stays empty, lists trimmed, blank lines dropped', () => {
+  it('a sub rule round-trips: masked password stays the mask, lists trimmed, blank lines dropped', () => {
     const sub = subRule({
       domains: ['App.Example.com', '*.example.org'],
-      basicAuth: { enable: true, user: 'me', password: '', paths: [], passwordSet: true },
+      basicAuth: { enabled: true, user: 'me', password: '******', paths: [] },
     });
     const values = subRuleToValues(sub);
-    expect(values.basicAuth).toEqual({ enable: true, user: 'me', password: '', paths: [] });
+    expect(values.basicAuth).toEqual({ enabled: true, user: 'me', password: '******', paths: [] });
     const input = valuesToSubRuleInput({
       ...values,
       domains: [' App.Example.com ', '', '*.example.org', ''],
@@ -92,9 +92,7 @@ describe('form ↔ API', () => {
       pathPrefix: '/',
     });
     const parsed = reverseproxySubRuleInputSchema.parse(input);
-    expect(
-      subRuleToValues({ ...subRule(), ...parsed, key: 'K', basicAuth: { ...parsed.basicAuth, passwordSet: true } }),
-    ).toMatchObject({
+    expect(subRuleToValues({ ...subRule(), ...parsed, key: 'K' })).toMatchObject({
       domains: parsed.domains,
       targets: parsed.targets,
     });
@@ -117,13 +115,13 @@ describe('form ↔ API', () => {
   it('CORS methods are upper case and unique; empty header rows are dropped', () => {
     const out = valuesToService({
       ...newSubRuleValues(),
-      cors: { enable: true, origins: ['*', ' '], methods: ['get', 'GET', 'post'] },
+      cors: { enabled: true, origins: ['*', ' '], methods: ['get', 'GET', 'post'] },
       requestHeaders: [
         { name: ' X-A ', value: '1' },
         { name: '', value: '' },
       ],
     });
-    expect(out.cors).toEqual({ enable: true, origins: ['*'], methods: ['GET', 'POST'] });
+    expect(out.cors).toEqual({ enabled: true, origins: ['*'], methods: ['GET', 'POST'] });
     expect(out.requestHeaders).toEqual([{ name: 'X-A', value: '1' }]);
   });
 });
@@ -196,7 +194,7 @@ describe('checks mirror the server', () => {
       ...newSubRuleValues(),
       domains: ['a.test'],
       targets: ['http://a.lan'],
-      basicAuth: { enable: true, user: '', password: '', paths: [] },
+      basicAuth: { enabled: true, user: '', password: '', paths: [] },
     });
     expect(checkWholeSubRule(auth)).toEqual({ field: 'basicAuth.user', code: 'basicAuthUserRequired' });
     // Every service type with its own fields filled passes.
@@ -215,43 +213,65 @@ describe('checks mirror the server', () => {
 });
 
 describe('server answers → form fields and texts', () => {
-  it('maps every shared message back to its code, and each code has a text', () => {
-    for (const [code, text] of Object.entries(REVERSEPROXY_MESSAGES)) expect(codeOfMessage(text)).toBe(code);
+  it('the shared schemas speak in codes: a code is one, its English wording is not matched back', () => {
+    for (const code of Object.keys(REVERSEPROXY_MESSAGES)) expect(codeOfMessage(code)).toBe(code);
+    expect(codeOfMessage(REVERSEPROXY_MESSAGES.domainRequired)).toBeUndefined();
   });
 
-  it('reads the field and code out of a 400 answer', () => {
+  it('reads the field, code and params out of a 400 answer', () => {
     const err = refusal(400, {
       ret: 1,
-      msg: `subRules.0.domains: ${REVERSEPROXY_MESSAGES.domainRequired}`,
-      field: 'subRules.0.domains',
+      msg: `subRules.0.domains.1: ${REVERSEPROXY_MESSAGES.domainInvalid.replace('{token}', 'a b')}`,
+      field: 'subRules.0.domains.1',
+      code: 'domainInvalid',
+      params: { token: 'a b' },
     });
-    expect(issueOfError(err)).toEqual({ field: 'subRules.0.domains', code: 'domainRequired' });
+    expect(issueOfError(err)).toEqual({
+      field: 'subRules.0.domains.1',
+      code: 'domainInvalid',
+      params: { token: 'a b' },
+    });
     const listen = refusal(400, {
       ret: 1,
       msg: `address: ${REVERSEPROXY_MESSAGES.listenAddressInvalid}`,
       field: 'address',
+      code: 'listenAddressInvalid',
     });
     expect(issueText(t, issueOfError(listen)!)).toBe(
       'reverseproxy.err_listenAddressInvalid{"token":"","rule":"","min":"?","max":"?","values":"","msg":"","line":"?"}',
     );
   });
 
-  it('a port conflict names the other rule; an unknown text keeps the server wording on its field', () => {
+  it('a port conflict names the other rule; an unknown code keeps the server wording on its field', () => {
     const conflict = refusal(409, {
       ret: 1,
-      msg: `${REVERSEPROXY_MESSAGES.portConflict} (web)`,
+      msg: 'port: another rule (web) listens on this address and port',
       field: 'port',
       code: 'portConflict',
+      params: { rule: 'web' },
     });
     expect(issueOfError(conflict)).toEqual({ field: 'port', code: 'portConflict', params: { rule: 'web' } });
+    const big = refusal(400, {
+      ret: 1,
+      msg: 'port: must be at most 65535',
+      field: 'port',
+      code: 'tooBig',
+      params: { max: 65535 },
+    });
+    expect(issueOfError(big)).toEqual({ field: 'port', code: 'tooBig', params: { max: 65535 } });
     const other = refusal(400, { ret: 1, msg: 'port: Too big: expected number to be <=65535', field: 'port' });
     expect(issueOfError(other)).toEqual({
       field: 'port',
       code: 'server',
       params: { msg: 'Too big: expected number to be <=65535' },
     });
-    const gone = refusal(404, { ret: 1, msg: REVERSEPROXY_MESSAGES.ruleNotFound });
-    expect(issueOfError(gone)).toEqual({ field: '', code: 'ruleNotFound' });
+    const gone = refusal(404, {
+      ret: 1,
+      msg: `key: ${REVERSEPROXY_MESSAGES.ruleNotFound}`,
+      field: 'key',
+      code: 'ruleNotFound',
+    });
+    expect(issueOfError(gone)).toEqual({ field: 'key', code: 'ruleNotFound' });
     expect(issueOfError(new ApiError('timeout', 'x'))).toBeUndefined();
   });
 

@@ -9,8 +9,10 @@ import {
   REVERSEPROXY_LIMITS,
   type ReverseproxyRule,
   type ReverseproxyRuleInput,
+  type ReverseproxyRuleView,
   type ReverseproxySubRule,
   type ReverseproxySubRuleInput,
+  type ReverseproxySubRuleView,
   reverseproxyBatchDomainSchema,
   reverseproxyRuleInputSchema,
   reverseproxySubRuleInputSchema,
@@ -25,7 +27,6 @@ import {
   serviceToValues,
   valuesToService,
 } from './serviceForm';
-import type { RuleView, SubRuleView } from './types';
 
 const L = REVERSEPROXY_LIMITS;
 
@@ -41,30 +42,27 @@ export function newRuleValues(): RuleValues {
 /** A new sub rule: a reverse proxy for the whole site, domains to be typed. */
 export const newSubRuleValues = (): SubRuleValues => ({ ...newServiceValues(), domains: [], pathPrefix: '/' });
 
-export function ruleToValues(rule: RuleView): RuleValues {
+export function ruleToValues(rule: ReverseproxyRuleView): RuleValues {
   const { key: _k, subRules: _s, status: _st, lastLogs: _l, defaultRule, ...rest } = rule;
   return { ...newRuleValues(), ...rest, defaultRule: serviceToValues(defaultRule) };
 }
 
-export function subRuleToValues(sub: SubRuleView): SubRuleValues {
+export function subRuleToValues(sub: ReverseproxySubRuleView): SubRuleValues {
   const { key: _k, domains, pathPrefix, ...service } = sub;
-  return { ...serviceToValues(service as SubRuleView), domains: [...domains], pathPrefix };
+  return { ...serviceToValues(service as ReverseproxySubRuleView), domains: [...domains], pathPrefix };
 }
 
 const unbracket = (s: string) => s.replace(/^\[(.*)\]$/, '$1');
 
 /** The listener settings plus the sub rules as the server has them (sent back with their keys). */
-export function valuesToRuleInput(v: RuleValues, subRules: SubRuleView[] = []): ReverseproxyRuleInput {
+export function valuesToRuleInput(v: RuleValues, subRules: ReverseproxySubRuleView[] = []): ReverseproxyRuleInput {
   return {
     ...v,
     name: v.name.trim(),
     address: unbracket(v.address.trim()),
     defaultRule: valuesToService(v.defaultRule),
-    subRules: subRules.map(({ basicAuth: { passwordSet: _set, ...auth }, ...sub }) => ({
-      ...sub,
-      // Masked: an empty password keeps the stored one.
-      basicAuth: { ...auth, password: '' },
-    })),
+    // As read: their masked secrets sent back keep the stored values.
+    subRules,
   };
 }
 

@@ -9,10 +9,10 @@ import {
   parseCustomConfig,
   REVERSEPROXY_LIMITS,
   type ReverseproxyService,
+  type ReverseproxyServiceView,
   reverseproxyDefaultRuleSchema,
 } from '@lucky/shared';
 import type { Issue } from './errors';
-import type { ServiceView } from './types';
 
 const L = REVERSEPROXY_LIMITS;
 
@@ -23,10 +23,12 @@ export type NamePath = (string | number)[];
 /** A fresh service: the schema's own defaults. */
 export const newServiceValues = (): ServiceValues => reverseproxyDefaultRuleSchema.parse({});
 
-/** The form values of a listed service: the masked password stays empty, `passwordSet` is dropped. */
-export function serviceToValues(s: ServiceView): ServiceValues {
-  const { passwordSet: _set, ...basicAuth } = s.basicAuth;
-  return { ...newServiceValues(), ...s, basicAuth: { ...basicAuth, password: '' } };
+/**
+ * The form values of a listed service. Its secrets read as SECRET_MASK (the password whole, a
+ * credential header value in its secret part): sent back unchanged they keep the stored values.
+ */
+export function serviceToValues(s: ReverseproxyServiceView): ServiceValues {
+  return { ...newServiceValues(), ...s };
 }
 
 /** Trimmed entries without blanks and repeats. */
@@ -129,8 +131,8 @@ export function checkCustomConfig(text: string | undefined): Issue | undefined {
   return r.ok ? undefined : { code: r.problem.code, params: { line: r.problem.line, token: r.problem.token } };
 }
 
-export function checkBasicAuthUser(enable: boolean | undefined, user: string | undefined): Issue | undefined {
-  return enable && !(user ?? '').trim() ? { code: 'basicAuthUserRequired' } : undefined;
+export function checkBasicAuthUser(enabled: boolean | undefined, user: string | undefined): Issue | undefined {
+  return enabled && !(user ?? '').trim() ? { code: 'basicAuthUserRequired' } : undefined;
 }
 
 // ---- where a field lives ----------------------------------------------------------------------

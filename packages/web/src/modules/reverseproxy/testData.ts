@@ -1,14 +1,19 @@
 // Answers of the web service API for the screen's tests.
-import type { ReverseproxyLogEntry } from '@lucky/shared';
+import type {
+  LogEntryView,
+  ReverseproxyListResponse,
+  ReverseproxyRuleView,
+  ReverseproxyServiceView,
+  ReverseproxySubRuleView,
+} from '@lucky/shared';
 import { newServiceValues } from './serviceForm';
-import type { RuleListResponse, RuleView, ServiceView, SubRuleView } from './types';
 
-export function service(over: Partial<ServiceView> = {}): ServiceView {
+export function service(over: Partial<ReverseproxyServiceView> = {}): ReverseproxyServiceView {
   const base = newServiceValues();
-  return { ...base, basicAuth: { ...base.basicAuth, passwordSet: false }, ...over };
+  return { ...base, ...over };
 }
 
-export function subRule(over: Partial<SubRuleView> = {}): SubRuleView {
+export function subRule(over: Partial<ReverseproxySubRuleView> = {}): ReverseproxySubRuleView {
   return {
     ...service({ name: 'NAS', targets: ['http://192.168.1.10:5000'] }),
     key: 'SUB0000000000001',
@@ -18,11 +23,11 @@ export function subRule(over: Partial<SubRuleView> = {}): SubRuleView {
   };
 }
 
-export function ruleView(over: Partial<RuleView> = {}): RuleView {
+export function ruleView(over: Partial<ReverseproxyRuleView> = {}): ReverseproxyRuleView {
   return {
     key: 'RULE000000000001',
     name: 'Home',
-    enable: true,
+    enabled: true,
     listenTypes: 'http',
     network: 'tcp',
     address: '',
@@ -41,8 +46,17 @@ export function ruleView(over: Partial<RuleView> = {}): RuleView {
   };
 }
 
-export function logLine(seq: number, text: string, level: ReverseproxyLogEntry['level'] = 4): ReverseproxyLogEntry {
-  return { seq, time: new Date(Date.UTC(2024, 4, 1, 10, 0, seq)).toISOString(), level, text };
+export function logLine(
+  seq: number,
+  text: string,
+  level: LogEntryView['level'] = 4,
+  coded?: Pick<LogEntryView, 'code' | 'params'>,
+): LogEntryView {
+  return { seq, time: new Date(Date.UTC(2024, 4, 1, 10, 0, seq)).toISOString(), level, text, ...coded };
 }
 
-export const listReply = (list: RuleView[]): RuleListResponse => ({ ret: 0, list });
+export const listReply = (list: ReverseproxyRuleView[], enabled = true): ReverseproxyListResponse => ({
+  ret: 0,
+  enabled,
+  list,
+});

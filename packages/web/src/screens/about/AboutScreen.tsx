@@ -1,19 +1,15 @@
 import { GithubOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Skeleton, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_WEBSITE } from '../../app/constants';
 import { useVersion } from '../../app/queries';
 import { LogoMark } from '../../app/shell/Logo';
+import { formatTime } from '../../components/time';
 import { RemoteVersions } from './RemoteVersions';
 import { useProgramInfo } from './useLocalInfo';
 import { useRemoteCheck } from './useRemoteCheck';
 
-function formatStart(v: string | number | undefined): string {
-  if (v === undefined || v === '') return '-';
-  const d = dayjs(typeof v === 'number' && v < 1e12 ? v * 1000 : v);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm:ss') : String(v);
-}
+const formatStart = (v: string | number | undefined): string => formatTime(v, 'YYYY-MM-DD HH:mm:ss', '-');
 
 export default function AboutScreen() {
   const { t } = useTranslation();
@@ -21,6 +17,9 @@ export default function AboutScreen() {
   const info = useProgramInfo();
   const remote = useRemoteCheck();
   const current = version.data?.version ?? info.data?.Version;
+  // Spec §4: when the remote check wins the local information card is hidden (showLocalView off);
+  // when it fails, or before any result, it shows.
+  const showLocal = remote.result?.showLocalView !== false;
 
   return (
     <div className="screen" data-testid="about-screen">
@@ -57,35 +56,37 @@ export default function AboutScreen() {
         )}
       </Card>
 
-      <Card title={t('about.localTitle')}>
-        {info.isPending ? (
-          <Skeleton active />
-        ) : (
-          <Descriptions
-            column={{ xs: 1, md: 2 }}
-            bordered
-            size="small"
-            items={[
-              { key: 'app', label: t('about.appName'), children: info.data?.AppName ?? 'Lucky' },
-              { key: 'version', label: t('about.version'), children: current ?? '-' },
-              { key: 'os', label: t('about.os'), children: info.data?.OS ?? '-' },
-              { key: 'arch', label: t('about.arch'), children: info.data?.ARCH ?? '-' },
-              { key: 'node', label: t('about.nodeVersion'), children: info.data?.NodeVersion ?? '-' },
-              { key: 'start', label: t('about.startTime'), children: formatStart(info.data?.StartTime) },
-              {
-                key: 'dir',
-                label: t('about.configDir'),
-                span: 2,
-                children: (
-                  <Typography.Text className="mono" copyable={!!info.data?.ConfigDir}>
-                    {info.data?.ConfigDir ?? '-'}
-                  </Typography.Text>
-                ),
-              },
-            ]}
-          />
-        )}
-      </Card>
+      {showLocal && (
+        <Card title={t('about.localTitle')} data-testid="about-local">
+          {info.isPending ? (
+            <Skeleton active />
+          ) : (
+            <Descriptions
+              column={{ xs: 1, md: 2 }}
+              bordered
+              size="small"
+              items={[
+                { key: 'app', label: t('about.appName'), children: info.data?.AppName ?? 'Lucky' },
+                { key: 'version', label: t('about.version'), children: current ?? '-' },
+                { key: 'os', label: t('about.os'), children: info.data?.OS ?? '-' },
+                { key: 'arch', label: t('about.arch'), children: info.data?.ARCH ?? '-' },
+                { key: 'node', label: t('about.nodeVersion'), children: info.data?.NodeVersion ?? '-' },
+                { key: 'start', label: t('about.startTime'), children: formatStart(info.data?.StartTime) },
+                {
+                  key: 'dir',
+                  label: t('about.configDir'),
+                  span: 2,
+                  children: (
+                    <Typography.Text className="mono" copyable={!!info.data?.ConfigDir}>
+                      {info.data?.ConfigDir ?? '-'}
+                    </Typography.Text>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Card>
+      )}
     </div>
   );
 }

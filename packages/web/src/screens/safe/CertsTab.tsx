@@ -17,10 +17,10 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton';
+import { formatTime as formatDay } from '../../components/time';
 import { CertAddDialog } from './CertAddDialog';
 import {
   type CertValidity,
@@ -42,7 +42,7 @@ import { formatTime } from './time';
 const DOMAIN_TAGS = 4;
 const REMARK_MAX = 256;
 
-const day = (iso?: string) => (iso ? dayjs(iso).format('YYYY-MM-DD') : '-');
+const day = (iso?: string) => formatDay(iso, 'YYYY-MM-DD', '-');
 
 export function CertsTab() {
   const { t } = useTranslation();

@@ -1,8 +1,6 @@
-import dayjs from 'dayjs';
+import { formatTime as format } from '../../components/time';
 
-/** Server times (ISO strings or epoch ms) in the browser's zone; "-" when absent. */
+/** Server times (ISO strings or epoch ms) in the display zone (components/time); "-" when absent. */
 export function formatTime(v: unknown): string {
-  if (v === null || v === undefined || v === '' || v === 0) return '-';
-  const d = dayjs(v as string | number);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm:ss') : String(v);
+  return format(v, 'YYYY-MM-DD HH:mm:ss', '-');
 }

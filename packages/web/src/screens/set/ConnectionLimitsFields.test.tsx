@@ -29,7 +29,7 @@ function Harness({ onFinish }: { onFinish: (v: unknown) => void }) {
 }
 
 describe('connection limit fields', () => {
-  it('shows every cap and time-out in both units, and keeps a typed value within its range', async () => {
+  it('shows every cap and time-out, and refuses a typed value outside its range instead of moving it', async () => {
     expect(CONNECTION_FIELDS).toEqual([
       'adminMaxConnsPerAddress',
       'adminMaxConns',
@@ -58,10 +58,16 @@ describe('connection limit fields', () => {
     await userEvent.clear(headerInput);
     await userEvent.type(headerInput, '30');
     await userEvent.click(screen.getByTestId('go'));
+    // Below the schema's minimum (4): the range message, the 2 stays, nothing is submitted.
+    expect(await within(item).findByText('取值范围 4-65535')).toBeTruthy();
+    expect((input as HTMLInputElement).value).toBe('2');
+    expect(onFinish).not.toHaveBeenCalled();
+    await userEvent.clear(input);
+    await userEvent.type(input, '8');
+    await userEvent.click(screen.getByTestId('go'));
     await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
-    // Below the schema's minimum (4) the field settles on the minimum.
     expect(onFinish.mock.calls[0][0]).toMatchObject({
-      adminMaxConnsPerAddress: 4,
+      adminMaxConnsPerAddress: 8,
       headerTimeout: 30,
       webMaxConns: 4096,
     });

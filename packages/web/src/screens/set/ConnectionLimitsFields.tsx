@@ -27,8 +27,6 @@ export function ConnectionLimitsFields() {
             rules={[settingRule(f, t('common.rangeError', { min, max }))]}
           >
             <InputNumber<number>
-              min={min}
-              max={max}
               precision={0}
               suffix={SECONDS.includes(f) ? t('common.secondsShort') : undefined}
               style={{ width: 180 }}

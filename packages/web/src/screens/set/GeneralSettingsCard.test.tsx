@@ -9,7 +9,12 @@ import { renderWithProviders } from '../../test/render';
 import { GeneralSettingsCard } from './GeneralSettingsCard';
 
 let net: FakeFetch;
-const config: BaseConfigureView = { ...baseSettingsSchema.parse({}), passwordIsDefault: false, twoFAEnable: false };
+const config: BaseConfigureView = {
+  ...baseSettingsSchema.parse({}),
+  passwordIsDefault: false,
+  twoFAEnable: false,
+  portOverride: null,
+};
 
 beforeEach(() => {
   net = installFakeFetch();
@@ -44,6 +49,40 @@ describe('general settings: who may reach the console', () => {
     await userEvent.type(names, 'x_y{enter}');
     await userEvent.click(screen.getByTestId('settings-save'));
     expect(await screen.findByText(/“x_y” 不是有效的主机名/)).toBeTruthy();
+    expect(net.fn.mock.calls.filter(([, init]) => (init as RequestInit)?.method === 'PUT')).toHaveLength(0);
+  });
+});
+
+describe('general settings: the -p flag and refused numbers', () => {
+  it('shows the port in effect with the flag note, and does not send it unless changed', async () => {
+    const bodies: unknown[] = [];
+    const flagged = { ...config, portOverride: 17101 };
+    net.route('api/baseconfigure', (_url, init) => {
+      if (init.method === 'PUT') bodies.push(JSON.parse(String(init.body)));
+      return { body: { ret: 0, baseconfigure: flagged } };
+    });
+    renderWithProviders(<GeneralSettingsCard config={flagged} onRestart={() => {}} />);
+    expect((await screen.findByTestId('admin-port-flag')).textContent).toBe(
+      '本次运行由 -p 参数指定为 17101；不带 -p 启动时使用保存的端口 16601',
+    );
+    const port = screen.getByText('管理端口').closest('.ant-form-item') as HTMLElement;
+    expect((within(port).getByRole('spinbutton') as HTMLInputElement).value).toBe('17101');
+    await userEvent.click(screen.getByTestId('cgnat-is-lan'));
+    await userEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({ cgnatIsLan: true });
+  });
+
+  it('refuses 70000 as the admin port before sending, and keeps it in the field', async () => {
+    net.route('api/baseconfigure', { body: { ret: 0, baseconfigure: config } });
+    renderWithProviders(<GeneralSettingsCard config={config} onRestart={() => {}} />);
+    const item = (await screen.findByText('管理端口')).closest('.ant-form-item') as HTMLElement;
+    const input = within(item).getByRole('spinbutton') as HTMLInputElement;
+    await userEvent.clear(input);
+    await userEvent.type(input, '70000');
+    await userEvent.click(screen.getByTestId('settings-save'));
+    expect(await within(item).findByText('端口范围 1-65535')).toBeTruthy();
+    expect(input.value).toBe('70000');
     expect(net.fn.mock.calls.filter(([, init]) => (init as RequestInit)?.method === 'PUT')).toHaveLength(0);
   });
 });

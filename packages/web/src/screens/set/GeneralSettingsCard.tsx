@@ -1,18 +1,25 @@
 // Every setting of baseSettingsSchema except the account (which lives with the
 // password): save sends only what changed; revert restores the loaded values.
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
-import { type BaseConfigureView, HTTP_CLIENT_TIMEOUT_S, LOG_MAX_SIZE, TOKEN_LIFETIME_HOURS } from '@lucky/shared';
-import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
-import { useEffect, useState } from 'react';
+import {
+  type BaseConfigureView,
+  HTTP_CLIENT_TIMEOUT_S,
+  LOG_MAX_SIZE,
+  TIME_ZONES,
+  TOKEN_LIFETIME_HOURS,
+} from '@lucky/shared';
+import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrustedProxiesInput, trustedProxiesRule } from '../../components/TrustedProxiesInput';
+import { browserTimeZone } from '../../components/time';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { CONNECTION_FIELDS, ConnectionLimitsFields } from './ConnectionLimitsFields';
 import { entranceUrl } from './reconnect';
 import { changedFields, useSaveBaseConfigure } from './useBaseConfigure';
 import { hostNamesRule, isHttpUrl, settingRule } from './validators';
 
-type GeneralFields = Omit<BaseConfigureView, 'adminAccount' | 'passwordIsDefault' | 'twoFAEnable'>;
+type GeneralFields = Omit<BaseConfigureView, 'adminAccount' | 'passwordIsDefault' | 'twoFAEnable' | 'portOverride'>;
 
 const FIELDS: (keyof GeneralFields)[] = [
   'adminPort',
@@ -27,15 +34,33 @@ const FIELDS: (keyof GeneralFields)[] = [
   'loginLockMinutes',
   'logMaxSize',
   'httpClientTimeout',
+  'timeZone',
   'frontendDisableAutoExpandLeftMenu',
   'aboutHosts',
   ...CONNECTION_FIELDS,
 ];
 
+/**
+ * The form's values. With a -p flag the port field shows the port in effect (the flag's), so an
+ * unchanged field is not sent and the flag's port never lands in the file unless typed.
+ */
 function pick(config: BaseConfigureView): GeneralFields {
   const out = {} as Record<string, unknown>;
   for (const f of FIELDS) out[f] = config[f];
+  if (config.portOverride) out.adminPort = config.portOverride;
   return out as GeneralFields;
+}
+
+/** `UTC+08:00` for a zone now. */
+function utcOffset(zone: string): string {
+  try {
+    const part = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(new Date())
+      .find((p) => p.type === 'timeZoneName');
+    return (part?.value ?? 'GMT').replace(/^GMT$/, 'UTC+00:00').replace(/^GMT/, 'UTC');
+  } catch {
+    return '';
+  }
 }
 
 export interface GeneralSettingsCardProps {
@@ -50,8 +75,15 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
   const [form] = Form.useForm<GeneralFields>();
   const save = useSaveBaseConfigure();
   const [saving, setSaving] = useState(false);
-  const [pendingPort, setPendingPort] = useState<number | null>(null);
+  const [pendingPort, setPendingPort] = useState<{ port: number; byFlag: boolean } | null>(null);
   const errors = useFormErrors(form, { ns: 'set' });
+  const zoneOptions = useMemo(
+    () => [
+      { value: '', label: t('set.timeZoneAuto', { zone: browserTimeZone() }) },
+      ...TIME_ZONES.map((z) => ({ value: z, label: `${z} (${utcOffset(z)})` })),
+    ],
+    [t],
+  );
 
   useEffect(() => {
     form.setFieldsValue(pick(config));
@@ -70,9 +102,12 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
       const reply = await save(changes, { silent: true });
       errors.clear();
       message.success(t('set.saved'));
-      if (reply.restartNeeded) setPendingPort(reply.port ?? values.adminPort);
+      if (reply.restartNeeded) {
+        setPendingPort({ port: reply.port ?? values.adminPort, byFlag: reply.portOverriddenByFlag === true });
+      }
       followAddressChange(changes);
     } catch (err) {
+      // A refused field shows the reason beside it (in range words for a number), else a message.
       errors.show(err);
     } finally {
       setSaving(false);
@@ -100,9 +135,8 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
     });
   };
 
-  const num = (min: number, max: number, suffix?: string) => (
-    <InputNumber min={min} max={max} precision={0} style={{ width: 180 }} suffix={suffix} />
-  );
+  // No min / max on the input: it would move an out-of-range entry to the bound unseen; the rule refuses it.
+  const num = (suffix?: string) => <InputNumber precision={0} style={{ width: 180 }} suffix={suffix} />;
 
   return (
     <Card
@@ -124,11 +158,15 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
           type="warning"
           showIcon
           style={{ marginBottom: 12 }}
-          title={t('set.restartNeeded', { port: pendingPort })}
+          data-testid="port-pending"
+          title={t(pendingPort.byFlag ? 'set.portSavedFlag' : 'set.restartNeeded', { port: pendingPort.port })}
           action={
-            <Button size="small" danger onClick={onRestart}>
-              {t('set.restartNow')}
-            </Button>
+            // A restart keeps the -p flag: it would not apply the saved port.
+            pendingPort.byFlag ? undefined : (
+              <Button size="small" danger onClick={onRestart}>
+                {t('set.restartNow')}
+              </Button>
+            )
           }
         />
       )}
@@ -144,10 +182,18 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
         <Form.Item
           name="adminPort"
           label={t('set.adminPort')}
-          extra={t('set.adminPortHelp')}
+          extra={
+            config.portOverride ? (
+              <Typography.Text type="secondary" data-testid="admin-port-flag">
+                {t('set.adminPortFlag', { port: config.portOverride, saved: config.adminPort })}
+              </Typography.Text>
+            ) : (
+              t('set.adminPortHelp')
+            )
+          }
           rules={[{ required: true, message: t('set.portInvalid') }, settingRule('adminPort', t('set.portInvalid'))]}
         >
-          {num(1, 65535)}
+          {num()}
         </Form.Item>
         <Form.Item
           name="forceHttps"
@@ -220,7 +266,7 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
             ),
           ]}
         >
-          {num(TOKEN_LIFETIME_HOURS.min, TOKEN_LIFETIME_HOURS.max, t('common.unitHours'))}
+          {num(t('common.unitHours'))}
         </Form.Item>
         <Form.Item
           name="loginMaxFailures"
@@ -228,14 +274,14 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
           extra={t('set.loginMaxFailuresHelp')}
           rules={[settingRule('loginMaxFailures', t('common.rangeError', { min: 3, max: 100 }))]}
         >
-          {num(3, 100)}
+          {num()}
         </Form.Item>
         <Form.Item
           name="loginLockMinutes"
           label={t('set.loginLockMinutes')}
           rules={[settingRule('loginLockMinutes', t('common.rangeError', { min: 1, max: 1440 }))]}
         >
-          {num(1, 1440, t('common.unitMinutes'))}
+          {num(t('common.unitMinutes'))}
         </Form.Item>
 
         <Divider titlePlacement="start">{t('set.sectionProgram')}</Divider>
@@ -245,7 +291,7 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
           extra={t('set.logMaxSizeHelp')}
           rules={[settingRule('logMaxSize', t('common.rangeError', { min: LOG_MAX_SIZE.min, max: LOG_MAX_SIZE.max }))]}
         >
-          {num(LOG_MAX_SIZE.min, LOG_MAX_SIZE.max, t('common.unitLines'))}
+          {num(t('common.unitLines'))}
         </Form.Item>
         <Form.Item
           name="httpClientTimeout"
@@ -258,7 +304,15 @@ export function GeneralSettingsCard({ config, onRestart }: GeneralSettingsCardPr
             ),
           ]}
         >
-          {num(HTTP_CLIENT_TIMEOUT_S.min, HTTP_CLIENT_TIMEOUT_S.max, t('common.secondsShort'))}
+          {num(t('common.secondsShort'))}
+        </Form.Item>
+        <Form.Item name="timeZone" label={t('set.timeZone')} extra={t('set.timeZoneHelp')}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            options={zoneOptions}
+            style={{ width: '100%', maxWidth: 360 }}
+            data-testid="time-zone"
+          />
         </Form.Item>
         <Form.Item
           name="frontendDisableAutoExpandLeftMenu"

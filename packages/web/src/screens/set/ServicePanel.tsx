@@ -1,5 +1,6 @@
 // System service (systemd unit `lucky.service`): status and the install /
-// start / stop actions. Errors such as "systemd not available" are shown inline.
+// start / stop actions. Where systemd is not running the status says so quietly (a grey note, the
+// actions disabled); a refused action shows its reason inline.
 import { Alert, App, Button, Space, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,8 @@ export function ServicePanel({ onRestarting }: { onRestarting: () => void }) {
   const { message, modal } = App.useApp();
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The status asked on every visit: its failure is a note, not an error.
+  const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState<ServiceOption | null>(null);
   // Read through a ref so a new callback from the parent does not re-run the status query.
   const restarting = useRef(onRestarting);
@@ -25,6 +28,7 @@ export function ServicePanel({ onRestarting }: { onRestarting: () => void }) {
     async (option: ServiceOption) => {
       setBusy(option);
       setError(null);
+      setNote(null);
       try {
         // Silent: the reason (e.g. no systemd, not root) is shown in the panel instead of a toast.
         const r = await put<{ ret: number; status?: unknown }>('api/lucky/service', undefined, {
@@ -35,7 +39,9 @@ export function ServicePanel({ onRestarting }: { onRestarting: () => void }) {
         if (option !== 'status') message.success(t('set.serviceDone'));
         if (option === 'restart') restarting.current();
       } catch (err) {
-        setError(err instanceof ApiError ? err.message : String(err));
+        const text = err instanceof ApiError ? err.message : String(err);
+        if (option === 'status') setNote(text);
+        else setError(text);
       } finally {
         setBusy(null);
       }
@@ -61,11 +67,12 @@ export function ServicePanel({ onRestarting }: { onRestarting: () => void }) {
     });
   };
 
+  const unsupported = status === 'unsupported';
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="service-panel">
       <Space wrap>
         <Typography.Text>{t('set.serviceStatus')}</Typography.Text>
-        <Tag color={status === 'active' || status === 'running' ? 'green' : 'default'}>
+        <Tag color={status === 'active' || status === 'running' ? 'green' : 'default'} data-testid="service-state">
           {status === null ? '-' : t(`set.serviceState_${status}`, { defaultValue: status })}
         </Tag>
         <Button onClick={() => void run('status')} loading={busy === 'status'}>
@@ -74,11 +81,27 @@ export function ServicePanel({ onRestarting }: { onRestarting: () => void }) {
       </Space>
       <Space wrap>
         {ACTIONS.map((o) => (
-          <Button key={o} onClick={() => ask(o)} loading={busy === o} danger={o === 'uninstall' || o === 'stop'}>
+          <Button
+            key={o}
+            onClick={() => ask(o)}
+            loading={busy === o}
+            disabled={unsupported}
+            danger={o === 'uninstall' || o === 'stop'}
+          >
             {t(`set.service_${o}`)}
           </Button>
         ))}
       </Space>
+      {unsupported && (
+        <Typography.Text type="secondary" data-testid="service-unsupported">
+          {t('set.serviceUnsupported')}
+        </Typography.Text>
+      )}
+      {note && (
+        <Typography.Text type="secondary" data-testid="service-note">
+          {note}
+        </Typography.Text>
+      )}
       {error && <Alert type="error" showIcon title={error} data-testid="service-error" />}
     </Space>
   );

@@ -1,25 +1,24 @@
-import type { BaseConfigurePut, BaseConfigureView } from '@lucky/shared';
+import type { BaseConfigurePut } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { get, put, type RequestOptions } from '../../api/client';
-import { queryKeys } from '../../app/queries';
+import { put, type RequestOptions } from '../../api/client';
+import { fetchBaseConfigure, queryKeys } from '../../app/queries';
 
-export const BASE_CONFIGURE_KEY = ['baseconfigure'] as const;
+export const BASE_CONFIGURE_KEY = queryKeys.baseConfigure;
 
 export interface SaveReply {
   ret: number;
   port?: number;
   restartNeeded?: boolean;
+  /** The saved port applies only once the program runs without its -p flag. */
+  portOverriddenByFlag?: boolean;
   token?: string;
 }
 
 export function useBaseConfigure() {
   return useQuery({
     queryKey: BASE_CONFIGURE_KEY,
-    queryFn: async ({ signal }) => {
-      const r = await get<{ ret: number; baseconfigure: BaseConfigureView }>('api/baseconfigure', { signal });
-      return r.baseconfigure;
-    },
+    queryFn: ({ signal }) => fetchBaseConfigure(signal),
   });
 }
 

@@ -2,7 +2,13 @@ import { Card, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { StatusData } from './statusData';
 
-const STATE_COLOR = { running: 'green', stopped: 'default', error: 'red', unknown: 'default' } as const;
+const STATE_COLOR = {
+  running: 'green',
+  stopped: 'default',
+  disabled: 'default',
+  error: 'red',
+  unknown: 'default',
+} as const;
 
 export function ModulesCard({ data }: { data: StatusData }) {
   const { t } = useTranslation();
@@ -15,7 +21,7 @@ export function ModulesCard({ data }: { data: StatusData }) {
           size="small"
           dataSource={data.modules}
           renderItem={(m) => (
-            <List.Item>
+            <List.Item data-testid={`module-${m.key}`} data-state={m.state}>
               <span>{t(`menu.${m.key}`, { defaultValue: m.key })}</span>
               <span>
                 {m.error && (

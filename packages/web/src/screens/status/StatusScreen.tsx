@@ -2,7 +2,6 @@
 // states, with small live charts kept in the browser.
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Row, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
@@ -13,6 +12,7 @@ import { ModulesCard } from './ModulesCard';
 import { SystemCard } from './SystemCard';
 import { useStatus } from './useStatus';
 import './status.css';
+import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -32,7 +32,7 @@ export default function StatusScreen() {
         <Space wrap>
           {status.dataUpdatedAt > 0 && (
             <Typography.Text type="secondary">
-              {t('status.updatedAt', { time: dayjs(status.dataUpdatedAt).format('HH:mm:ss') })}
+              {t('status.updatedAt', { time: formatTime(status.dataUpdatedAt, 'HH:mm:ss') })}
             </Typography.Text>
           )}
           <RefreshControl value={intervalMs} onChange={setIntervalMs} />

@@ -1,6 +1,8 @@
 // GET api/status `data`, read defensively: the overview must render whatever
 // subset a server version sends, never crash on a missing or odd field.
-export type ModuleState = 'running' | 'stopped' | 'error';
+/** `disabled`: the module's own switch is off (DDNS service, port forwarding). */
+export type ModuleState = 'running' | 'stopped' | 'error' | 'disabled';
+const MODULE_STATES: readonly unknown[] = ['running', 'stopped', 'error', 'disabled'] satisfies ModuleState[];
 
 export interface InterfaceStatus {
   name: string;
@@ -78,7 +80,7 @@ export function normalizeStatus(raw: unknown): StatusData {
     }),
     modules: list(d.modules).map((m) => {
       const mo = obj(m);
-      const state = mo.state === 'running' || mo.state === 'stopped' || mo.state === 'error' ? mo.state : 'unknown';
+      const state = MODULE_STATES.includes(mo.state) ? (mo.state as ModuleState) : 'unknown';
       return { key: str(mo.key), state, ...(typeof mo.error === 'string' && mo.error ? { error: mo.error } : {}) };
     }),
   };

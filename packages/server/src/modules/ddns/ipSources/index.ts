@@ -1,7 +1,7 @@
 // Getting the task's address from its chosen source; the result is canonical (RFC 5952 for
 // IPv6) so comparing it with what a provider answers is a plain string compare.
 import type { DdnsTask } from '@lucky/shared';
-import { formatIp, parseIp } from '../../../core/net/lan.js';
+import { canonicalIp } from '../../../core/net/lan.js';
 import { ipFromCommand } from './command.js';
 import { ipFromInterface } from './netInterface.js';
 import { ipFromOdhcpd } from './odhcpd.js';
@@ -10,10 +10,7 @@ import { ipFromUrls } from './url.js';
 
 export type { IpResult, IpSourceEnv } from './types.js';
 
-export function canonicalIp(ip: string): string {
-  const p = parseIp(ip);
-  return p ? formatIp(p) : ip;
-}
+export { canonicalIp };
 
 export async function getTaskIp(source: DdnsTask['ipSource'], family: 4 | 6, env: IpSourceEnv): Promise<IpResult> {
   let r: IpResult;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClients } from '../http/client.js';
+import { HttpClients } from '../../../core/outbound/client.js';
 import { firstIp } from './extract.js';
 import { getTaskIp, type IpResult } from './index.js';
 import { macFromDuid, parseOdhcpdLeases, selectFromLeases } from './odhcpd.js';

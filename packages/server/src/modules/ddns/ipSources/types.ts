@@ -1,6 +1,6 @@
 import type { DdnsRuntimeCode } from '@lucky/shared';
 import type { NetInterfaces } from '../../../core/net/interfaces.js';
-import type { HttpClients } from '../http/client.js';
+import type { HttpClients } from '../../../core/outbound/client.js';
 
 export type IpResult = { ok: true; ip: string; from: string } | { ok: false; code: DdnsRuntimeCode; msg: string };
 
