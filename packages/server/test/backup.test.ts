@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-async function upload(path: string, name: string, content: string | Buffer) {
+async function upload(path: string, name: string, content: string | Uint8Array<ArrayBuffer>) {
   const form = new FormData();
   form.append('file', new Blob([content]), name);
   const res = await fetch(s.url + path, { method: 'POST', headers: { authorization: token }, body: form });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type ClientOptions, WebSocket, WebSocketServer } from 'ws';
 import { b64, makeCert } from './certs-helpers.js';
 import { type Backend, backend, curl, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
 
@@ -20,7 +20,7 @@ let port13: number;
 let wss: WebSocketServer;
 
 function handshake(p: number, servername: string, extra: tls.ConnectionOptions = {}) {
-  return new Promise<{ san: string; alpn: string | false; version: string | null }>((resolve, reject) => {
+  return new Promise<{ san: string; alpn: string | false | null; version: string | null }>((resolve, reject) => {
     const c = tls.connect({ port: p, host: '127.0.0.1', servername, rejectUnauthorized: false, ...extra }, () => {
       resolve({ san: c.getPeerCertificate().subjectaltname ?? '', alpn: c.alpnProtocol, version: c.getProtocol() });
       c.destroy();
@@ -321,11 +321,13 @@ describe('TLS', () => {
   });
 
   it('tunnels websockets over TLS (wss) on the HTTP/2-enabled listener', async () => {
-    const ws = new WebSocket(`wss://127.0.0.1:${port}/`, {
+    // ws hands its options to tls.connect, so `servername` (SNI) works though its types leave it out.
+    const options: ClientOptions & Pick<tls.ConnectionOptions, 'servername'> = {
       servername: 'ws.two.test',
       headers: { host: 'ws.two.test' },
       rejectUnauthorized: false,
-    });
+    };
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/`, options);
     await new Promise((r, j) => {
       ws.once('open', r);
       ws.once('error', j);
