@@ -78,9 +78,6 @@ async function ruleByName(name: string): Promise<{ key: string; subRules: { key:
 /** The form item (label, control, message) around a control. */
 const itemOf = (page: Page, testId: string) => page.locator('.ant-form-item').filter({ has: page.getByTestId(testId) });
 
-/** Lets open/close animations finish before a screenshot. */
-const settle = (page: Page) => page.waitForTimeout(500);
-
 /** antd puts a space between the two characters of a two-character Chinese button label. */
 const twoChars = (label: string) => new RegExp(`^${[...label].join('\\s*')}$`);
 
@@ -102,13 +99,11 @@ describe('web service screen', () => {
     await page.getByTestId('rp-rule-save').click();
     await itemOf(page, 'rp-address').getByText(zh.reverseproxy.err_listenAddressInvalid).waitFor();
     expect(await form.isVisible()).toBe(true);
-    await settle(page);
     await shot(page, 'reverseproxy-rule-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('rp-address').fill('127.0.0.1');
     await itemOf(page, 'rp-address').getByText(zh.reverseproxy.err_listenAddressInvalid).waitFor({ state: 'detached' });
     await form.locator('.ant-collapse-title').getByText(zh.reverseproxy.panelLog, { exact: true }).click();
     await page.getByTestId('rp-log-capacity').waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-rule-dialog-advanced-1300-zh', { fullPage: false });
     await page.getByTestId('rp-rule-save').click();
     await form.waitFor({ state: 'detached' });
@@ -125,14 +120,12 @@ describe('web service screen', () => {
     await sub.waitFor();
     await page.getByTestId('rp-sub-save').click();
     await itemOf(page, 'rp-domains').getByText(zh.reverseproxy.err_domainRequired).waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-subrule-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('rp-sub-name').fill('app');
     await page.getByTestId('rp-domains').fill('app.test');
     await page.getByTestId('rp-targets').fill(`http://127.0.0.1:${backendPort}`);
     await sub.locator('.ant-collapse-title').getByText(zh.reverseproxy.panelAuth, { exact: true }).click();
     await page.getByTestId('rp-auth-enable').waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-subrule-dialog-advanced-1300-zh', { fullPage: false });
     await page.getByTestId('rp-sub-save').click();
     await sub.waitFor({ state: 'detached' });
@@ -160,14 +153,12 @@ describe('web service screen', () => {
       .getByText(/最近日志/)
       .click();
     await page.getByTestId('rp-recent-lines').waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-list-1300-zh');
 
     await page.getByTestId(`rp-sub-logs-${subKey}`).click();
     const table = page.getByTestId('rp-log-table');
     await table.getByText(/GET http:\/\/app\.test(:\d+)?\/hello\?x=1 200/).waitFor();
     await table.locator('.rule-log-level-tag').getByText(zh.common.logLevel_info).first().waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-log-1300-zh', { fullPage: false });
     await page.keyboard.press('Escape');
     await table.waitFor({ state: 'detached' });
@@ -206,20 +197,17 @@ describe('web service screen', () => {
     const sub = page.getByTestId('rp-sub-form');
     await sub.waitFor();
     expect(await page.getByTestId('rp-domains').inputValue()).toBe('app.test');
-    await settle(page);
     await shot(page, 'reverseproxy-subrule-dialog-1300-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
     await sub.waitFor({ state: 'detached' });
 
     // Up to 768 px the dialogs take the whole window.
     await page.setViewportSize({ width: 700, height: 900 });
-    await settle(page);
     await shot(page, 'reverseproxy-list-700-en');
     await page.getByTestId(`rp-rule-edit-${rule.key}`).click();
     const dialog = page.locator('.rp-rule-dialog .ant-modal-container');
     await expect.poll(async () => Math.round((await dialog.boundingBox())?.width ?? 0)).toBe(700);
     expect(await page.getByTestId('rp-rule-name').inputValue()).toBe('e2e site');
-    await settle(page);
     await shot(page, 'reverseproxy-rule-dialog-700-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
     await dialog.waitFor({ state: 'detached' });

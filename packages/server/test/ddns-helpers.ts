@@ -7,11 +7,10 @@ import { expect } from 'vitest';
 import { createDdnsModule, type DdnsModuleOptions } from '../src/modules/ddns/index.js';
 import { modules } from '../src/modules/index.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { waitFor } from './wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field in the tests
 type Json = any;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Ddns {
   s: TestServer;
@@ -48,16 +47,8 @@ export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> 
       expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
       return r.body.task;
     },
-    async waitTask(key, ok, ms = 10_000) {
-      const until = Date.now() + ms;
-      let last: Json;
-      for (;;) {
-        last = await d.task(key);
-        if (ok(last)) return last;
-        if (Date.now() > until) throw new Error(`task state not reached: ${JSON.stringify(last.state, null, 1)}`);
-        await sleep(50);
-      }
-    },
+    waitTask: (key, ok, ms = 10_000) =>
+      waitFor(() => d.task(key), ok, { timeout: ms, interval: 50, what: `the state of task ${key}` }),
     close: () => s.close(),
   };
   return d;

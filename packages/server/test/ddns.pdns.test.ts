@@ -9,6 +9,7 @@ type Json = any;
 
 import { countingProxy, type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
 import { type PdnsPeer, query, startPdns } from './dns-peers.js';
+import { waitFor } from './wait.js';
 
 const SECOND = 50;
 const INTERVAL_MS = 30 * SECOND;
@@ -33,8 +34,6 @@ afterAll(async () => {
   await Promise.all([hook?.close(), echo?.close(), proxy?.close()]);
   await pdns?.stop();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('DDNS against PowerDNS', () => {
   let key: string;
@@ -66,9 +65,9 @@ describe('DDNS against PowerDNS', () => {
 
     const calls = proxy.counter.count;
     const hits = echo.state.hits;
-    await sleep(INTERVAL_MS * 2 + 300);
-    const steady = await d.task(key);
-    expect(echo.state.hits).toBeGreaterThanOrEqual(hits + 2);
+    // Two more rounds: each asks the echo page for the IP, then finishes its check of the task.
+    await waitFor(() => echo.state.hits >= hits + 2, { timeout: INTERVAL_MS * 2 + 5000, what: 'two more rounds' });
+    const steady = await d.waitTask(key, (x) => !x.state.running);
     expect(statuses(steady)).toEqual(['ipUnchanged', 'ipUnchanged']);
     expect(proxy.counter.count).toBe(calls);
     // No new webhook either: nothing succeeded or failed.

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  echoOnce,
-  echoServer,
-  freePort,
-  type Peer,
-  type Pf,
-  ruleFields,
-  startPf,
-  waitFor,
-} from './portforward-helpers.js';
+import { echoOnce, echoServer, freePort, type Peer, type Pf, ruleFields, startPf } from './portforward-helpers.js';
+import { waitFor } from './wait.js';
 
 let pf: Pf;
 let echo: Peer;

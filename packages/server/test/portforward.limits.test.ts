@@ -15,8 +15,8 @@ import {
   tcpServer,
   udpClient,
   udpEcho,
-  waitFor,
 } from './portforward-helpers.js';
+import { pause, waitFor } from './wait.js';
 
 let pf: Pf;
 let echo: Peer;
@@ -198,7 +198,8 @@ describe('limits', () => {
       limitedOut: limited.received(),
       per: conns.map((x) => x.received()),
     };
-    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    // The measuring window: the rates are bytes over this much time, so the wait is the measurement.
+    await pause(WINDOW_MS);
     const ratio = (bytes: number, rate: number) => bytes / ((rate * WINDOW_MS) / 1000);
     const inRatio = ratio(counters.toTarget[0] - start.limitedIn, RATE);
     const outRatio = ratio(limited.received() - start.limitedOut, RATE);

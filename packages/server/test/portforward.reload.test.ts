@@ -11,8 +11,8 @@ import {
   ruleFields,
   startPf,
   tcpServer,
-  waitFor,
 } from './portforward-helpers.js';
+import { waitFor } from './wait.js';
 
 /** An echo server that prefixes its name, so a reply shows which target answered. */
 const namedEcho = (name: string) =>

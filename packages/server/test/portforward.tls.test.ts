@@ -3,16 +3,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  echoOnce,
-  echoServer,
-  freePort,
-  type Peer,
-  type Pf,
-  startPf,
-  tcpServer,
-  waitFor,
-} from './portforward-helpers.js';
+import { echoOnce, echoServer, freePort, type Peer, type Pf, startPf, tcpServer } from './portforward-helpers.js';
+import { waitFor } from './wait.js';
 
 /** A self-signed pair for `localhost` / 127.0.0.1. */
 async function pair(cn: string) {

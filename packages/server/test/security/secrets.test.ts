@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64, makeCert } from '../certs-helpers.js';
 import { ipEcho, recorder } from '../ddns-helpers.js';
 import { startTestServer, type TestServer } from '../harness.js';
-import { echoServer, freePort, type Peer, waitFor } from '../portforward-helpers.js';
+import { echoServer, freePort, type Peer } from '../portforward-helpers.js';
 import { type Backend, backend, get } from '../reverseproxy-helpers.js';
+import { waitFor } from '../wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field
 type Json = any;

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { dialogFooter, popconfirm } from '../../test/antd';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import PortforwardScreen from './PortforwardScreen';
@@ -136,7 +137,7 @@ describe('rule list', () => {
     renderWithProviders(<PortforwardScreen />);
     await userEvent.click(await screen.findByTestId('pf-rule-delete-AAAAAAAAAAAAAAAA'));
     expect(callsTo('DELETE', 'api/portforward/rules/AAAAAAAAAAAAAAAA')).toHaveLength(0);
-    await userEvent.click(await screen.findByRole('button', { name: '确 定' }));
+    await userEvent.click((await popconfirm()).getByRole('button', { name: '确 定' }));
     await waitFor(() => expect(callsTo('DELETE', 'api/portforward/rules/AAAAAAAAAAAAAAAA')).toHaveLength(1));
     expect(await screen.findByText('还没有转发规则')).toBeTruthy();
   });
@@ -146,9 +147,9 @@ describe('rule list', () => {
     renderWithProviders(<PortforwardScreen />);
     await userEvent.click(await screen.findByTestId('pf-rule-edit-AAAAAAAAAAAAAAAA'));
     expect(((await screen.findByTestId('pf-listen-ports')) as HTMLInputElement).value).toBe('8080');
-    await userEvent.clear(screen.getByLabelText('名称'));
-    await userEvent.type(screen.getByLabelText('名称'), 'changed');
-    await userEvent.click(screen.getByRole('button', { name: '取 消' }));
+    // One changed character is the point (each keystroke re-renders the whole dialog).
+    await userEvent.type(screen.getByLabelText('名称'), 'x');
+    await userEvent.click(dialogFooter(screen.getByTestId('pf-rule-form')).getByRole('button', { name: '取 消' }));
     await userEvent.click(screen.getByTestId('pf-add-rule'));
     expect(await screen.findByText('添加规则', { selector: '.ant-modal-title' })).toBeTruthy();
     expect((screen.getByLabelText('名称') as HTMLInputElement).value).toBe('');
