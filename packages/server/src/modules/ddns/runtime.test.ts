@@ -10,6 +10,7 @@ import path from 'node:path';
 import { type DdnsConfig, ddnsConfigSchema } from '@lucky/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recorder } from '../../../test/ddns-helpers.js';
+import { testModuleContext } from '../../../test/module-context.js';
 import { waitFor } from '../../../test/wait.js';
 import { silentLogger } from '../../core/logs/logger.js';
 import type { ModuleContext } from '../../core/modules/types.js';
@@ -37,15 +38,7 @@ afterEach(async () => {
 });
 
 // The module's timers, as the supervisor hands them over (here: the faked globals).
-const ctx = (): ModuleContext => ({
-  key: 'ddns',
-  log: silentLogger,
-  configDir: dir,
-  signal: new AbortController().signal,
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  setInterval: (fn, ms) => setInterval(fn, ms),
-  saveConfig: async () => {},
-});
+const ctx = (): ModuleContext => testModuleContext('ddns', silentLogger, dir);
 
 function task(key: string, extra: Record<string, unknown> = {}) {
   return {
