@@ -8,11 +8,15 @@ import {
   type PortforwardRule,
   parsePortList,
   portforwardConfigSchema,
-  portforwardIssue,
+  portforwardIssues,
   portforwardRuleInputSchema,
+  portforwardSettingsPatchSchema,
   proxySpecs,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
+import { portforwardMigrations } from './migrations.js';
+
+const portforwardIssue = portforwardIssues.fromZod;
 
 const rule = (over: Partial<PortforwardRule> = {}): PortforwardRule =>
   portforwardRuleInputSchema.parse({
@@ -134,11 +138,15 @@ describe('schema', () => {
     });
   });
 
-  it('a rule saved before the per-address default gets the default cap; a 0 chosen since stays', () => {
+  it('migration 0 → 1: a rule saved before the per-address default gets the default cap; a 0 chosen since stays', () => {
     const saved = { ...rule({ name: 'old' }), key: 'OLD', perIpMaxConnections: 0 } as Record<string, unknown>;
     delete saved.tcpIdleTimeoutMs;
     const chosen = { ...rule({ name: 'new', listenPorts: '8081' }), key: 'NEW', perIpMaxConnections: 0 };
-    const parsed = portforwardConfigSchema.parse({ rules: [saved, chosen] });
+    expect(portforwardMigrations).toHaveLength(1);
+    const migrated = portforwardMigrations[0]({ rules: [saved, chosen] });
+    // The schema itself no longer reshapes old files.
+    expect(portforwardConfigSchema.parse({ rules: [saved] }).rules[0].perIpMaxConnections).toBe(0);
+    const parsed = portforwardConfigSchema.parse(migrated);
     expect(parsed.rules.map((r) => [r.key, r.perIpMaxConnections, r.tcpIdleTimeoutMs])).toEqual([
       ['OLD', 64, 30 * 60_000],
       ['NEW', 0, 30 * 60_000],
@@ -176,9 +184,29 @@ describe('schema', () => {
         params: {},
         msg: 'choose at least one forwarding type',
       });
+    const ports = portforwardRuleInputSchema.safeParse({ ...rule(), listenPorts: '80,90-85' });
+    expect(ports.success ? undefined : portforwardIssue(ports.error.issues[0])).toEqual({
+      field: 'listenPorts',
+      code: 'portListInvalid',
+      params: { token: '90-85' },
+      msg: 'ports are a comma list of 1-65535 and ranges a-b with a < b (90-85)',
+    });
     const big = portforwardRuleInputSchema.safeParse({ ...rule(), udpPacketSize: 65508 });
     if (!big.success)
       expect(portforwardIssue(big.error.issues[0])).toMatchObject({ code: 'tooBig', params: { max: 65507 } });
     expect(big.success).toBe(false);
+  });
+});
+
+describe('settings patch', () => {
+  it('takes any subset without filling the rest with defaults, and checks what it names', () => {
+    expect(portforwardSettingsPatchSchema.parse({ ruleLimit: 3 })).toEqual({ ruleLimit: 3 });
+    expect(portforwardSettingsPatchSchema.parse({})).toEqual({});
+    const bad = portforwardSettingsPatchSchema.safeParse({ maxTcpConnections: 0 });
+    expect(bad.success ? undefined : portforwardIssue(bad.error.issues[0])).toMatchObject({
+      field: 'maxTcpConnections',
+      code: 'tooSmall',
+      params: { min: 1 },
+    });
   });
 });

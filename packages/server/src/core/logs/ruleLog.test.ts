@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../core/logs/logger.js';
-import { LogRing } from '../../core/logs/ring.js';
+import { createLogger } from './logger.js';
+import { LogRing } from './ring.js';
 import { RuleLog } from './ruleLog.js';
 
 const quiet = createLogger({ stdout: false, level: 'debug' });
