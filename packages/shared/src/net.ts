@@ -73,18 +73,12 @@ export function isHostName(s: string, opts: { underscore?: boolean } = {}): bool
 }
 
 /**
- * A DNS name a program connects to (a target): labels of letters, digits, `-` and `_` (service
- * names such as `_sip._udp` and hosts named with `_` exist), 1-63 characters each, at most 253
- * in all, an optional trailing dot; not all digits and dots (that would be a bad IPv4 address).
+ * An address a program connects to (a forwarding target): IPv4, IPv6 (brackets removed by the
+ * caller) or a host name whose labels may hold `_`, with an optional trailing dot; no `*.`, and
+ * not all digits and dots (that would be a bad IPv4 address).
  */
-export function isConnectHostName(s: string): boolean {
-  if (/^[\d.]+$/.test(s)) return false;
-  const name = s.endsWith('.') ? s.slice(0, -1) : s;
-  if (name.length < 1 || name.length > 253) return false;
-  return name.split('.').every((label) => /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$/.test(label));
-}
-
-/** IPv4, IPv6 or a host name to connect to (brackets around IPv6 removed by the caller). */
 export function isTargetAddress(s: string): boolean {
-  return isIp(s) || isConnectHostName(s);
+  if (isIp(s)) return true;
+  if (s.startsWith('*') || /^[\d.]+$/.test(s)) return false;
+  return isHostName(s.endsWith('.') ? s.slice(0, -1) : s, { underscore: true });
 }

@@ -5,6 +5,7 @@ import {
   checkPortforwardRules,
   type ForwardType,
   findForwardLoop,
+  isTargetAddress,
   type PortforwardRule,
   parsePortList,
   portforwardConfigSchema,
@@ -208,5 +209,14 @@ describe('settings patch', () => {
       code: 'tooSmall',
       params: { min: 1 },
     });
+  });
+});
+
+describe('target addresses (shared net.ts)', () => {
+  it('takes IPs and host names (labels with _ too, a trailing dot); not wildcards or bad IPv4', () => {
+    for (const ok of ['192.168.1.2', 'fe80::1%eth0', 'nas.lan', 'my_nas', '_sip._udp.example.com', 'host.lan.'])
+      expect(isTargetAddress(ok), ok).toBe(true);
+    for (const bad of ['*.lan', '1.2.3', '300.1.1.1', 'a b', '-x.lan', '', 'x'.repeat(64)])
+      expect(isTargetAddress(bad), bad).toBe(false);
   });
 });

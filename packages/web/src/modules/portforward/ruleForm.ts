@@ -204,7 +204,8 @@ export function checkTlsPair(v: Pick<RuleFormValues, 'tlsMode' | 'tlsCert' | 'tl
 export function checkWholeRule(input: PortforwardRuleInput): FieldIssue | undefined {
   const r = portforwardRuleInputSchema.safeParse(input);
   if (r.success) return undefined;
-  const issue = portforwardIssues.fromZod(r.error.issues[0]);
+  // With the schema, a number out of range names its whole range.
+  const issue = portforwardIssues.fromZod(r.error.issues[0], portforwardRuleInputSchema);
   return { field: issue.field, code: issue.code, params: issue.params };
 }
 
