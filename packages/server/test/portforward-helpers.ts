@@ -266,8 +266,8 @@ export async function udpClient(type: 'udp4' | 'udp6' = 'udp4', localAddress?: s
 export function ruleFields(view: Record<string, unknown>): Record<string, unknown> {
   const live = [
     'key',
-    'tlsKeySet',
     'state',
+    'reason',
     'error',
     'connections',
     'sessions',

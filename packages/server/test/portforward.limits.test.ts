@@ -51,6 +51,7 @@ describe('limits', () => {
     const rule = await pf.rule(key);
     expect(rule.proxies[0].refused).toBe(1);
     expect(rule.lastLogs[0].text).toMatch(/refused 127\.0\.0\.1:\d+: rule limit of 2 TCP connections/);
+    expect(rule.lastLogs[0]).toMatchObject({ level: 3, code: 'ruleTcpLimit', params: { cap: 2 } });
     open[0].end();
     await waitFor(
       () => pf.rule(key),

@@ -71,3 +71,14 @@ export function isHostName(s: string, opts: { underscore?: boolean } = {}): bool
   const label = opts.underscore ? LABEL_UNDERSCORE : LABEL;
   return name.split('.').every((l) => label.test(l));
 }
+
+/**
+ * An address a program connects to (a forwarding target): IPv4, IPv6 (brackets removed by the
+ * caller) or a host name whose labels may hold `_`, with an optional trailing dot; no `*.`, and
+ * not all digits and dots (that would be a bad IPv4 address).
+ */
+export function isTargetAddress(s: string): boolean {
+  if (isIp(s)) return true;
+  if (s.startsWith('*') || /^[\d.]+$/.test(s)) return false;
+  return isHostName(s.endsWith('.') ? s.slice(0, -1) : s, { underscore: true });
+}

@@ -110,19 +110,19 @@ describe('rule list', () => {
     expect(sw.getAttribute('aria-checked')).toBe('false');
   });
 
-  it('says when the module is off and switches it on', async () => {
+  it('says when the module is off and switches it on through the module switch', async () => {
     let on = false;
     net.route('api/portforward/rules', () => ({ body: listReply([ruleView({ state: 'stopped' })], on) }));
-    net.route('api/portforward/settings', (_url, init) => {
+    net.route('api/modules/portforward/enabled', (_url, init) => {
       on = JSON.parse(String(init.body)).enabled;
-      return { body: { ret: 0, settings: {}, summary: listReply([], on).summary } };
+      return { body: { ret: 0, status: { key: 'portforward', state: on ? 'running' : 'disabled', enabled: on } } };
     });
     renderWithProviders(<PortforwardScreen />);
     const banner = await screen.findByTestId('pf-module-disabled');
     expect(banner.textContent).toContain('端口转发模块已禁用');
     await userEvent.click(within(banner).getByTestId('pf-module-enable'));
     await waitFor(() => expect(screen.queryByTestId('pf-module-disabled')).toBeNull());
-    const [, init] = callsTo('PUT', 'api/portforward/settings')[0] as [string, RequestInit];
+    const [, init] = callsTo('PUT', 'api/modules/portforward/enabled')[0] as [string, RequestInit];
     expect(JSON.parse(String(init.body))).toEqual({ enabled: true });
     expect(screen.getByTestId('pf-module-switch').getAttribute('aria-checked')).toBe('true');
   });

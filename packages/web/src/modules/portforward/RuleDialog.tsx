@@ -38,7 +38,6 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
   const [panels, setPanels] = useState<PanelKey[]>([]);
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(860);
-  const keySet = Boolean(rule?.tlsKeySet);
 
   /** Opens the folded panels that hold these fields, so their errors are seen. */
   const reveal = (fields: RuleField[]) => {
@@ -71,7 +70,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
     }
     const values: RuleFormValues = { ...newRuleValues(), ...form.getFieldsValue(true) };
     const input = valuesToInput(values);
-    const local = checkWholeRule(input, keySet);
+    const local = checkWholeRule(input);
     if (local) {
       showIssue(local, values);
       return;
@@ -125,7 +124,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
         data-testid="pf-rule-form"
       >
         <RuleBasicFields />
-        <RuleAdvanced open={panels} onOpenChange={setPanels} keySet={keySet} />
+        <RuleAdvanced open={panels} onOpenChange={setPanels} />
       </Form>
     </Modal>
   );
