@@ -2,7 +2,7 @@
 // response shapes. Validation messages are stable codes (`DdnsErrorCode`) that the web
 // translates under `ddns.err.<code>`; the server answers `{ret, msg, field, code, params}`.
 import { z } from 'zod';
-import { isIp, isIpv4, isIpv6 } from '../net.js';
+import { isDnsName, isDnsServer, isHostPort, isHttpUrl, isMac } from '../net.js';
 import {
   DDNS_HTTP_METHODS,
   DDNS_PROVIDER_INFO,
@@ -114,15 +114,6 @@ const METHOD_OR_NONE = ['', ...DDNS_HTTP_METHODS] as const;
 
 // ---- field checks (also used by the form) --------------------------------------------------
 
-const LABEL = /^(?!-)[a-z0-9_\u00a1-\uffff-]{1,63}(?<!-)$/i;
-/** A DNS name; `*` only as the whole first label. */
-export function isDnsName(name: string): boolean {
-  const n = name.endsWith('.') ? name.slice(0, -1) : name;
-  if (n.length === 0 || n.length > 253) return false;
-  const labels = n.split('.');
-  return labels.every((l, i) => (i === 0 && l === '*') || LABEL.test(l));
-}
-
 /**
  * Syntax of one domain line: `name.example.com`, `sub:example.com` (explicit split; `@` or
  * empty sub = the apex), each optionally followed by `?key=value&…` provider options.
@@ -137,41 +128,6 @@ export function isDomainLine(line: string): boolean {
   const root = host.slice(colon + 1).trim();
   if (!isDnsName(root) || root.includes('*')) return false;
   return sub === '' || sub === '@' || isDnsName(sub);
-}
-
-export function isHttpUrl(s: string): boolean {
-  // No URL class here (the shared package has neither DOM nor node types): scheme, host, rest.
-  const m = /^https?:\/\/([^/?#\s@]+@)?(\[[0-9a-fA-F:.]+\]|[^/?#\s:@]+)(:\d{1,5})?([/?#]\S*)?$/i.exec(s);
-  if (!m) return false;
-  const host = m[2].startsWith('[') ? m[2].slice(1, -1) : m[2];
-  if (m[2].startsWith('[') ? !isIpv6(host) : !(isIpv4(host) || isDnsName(host))) return false;
-  return m[3] === undefined || (Number(m[3].slice(1)) >= 1 && Number(m[3].slice(1)) <= 65535);
-}
-
-/** `host:port` / `[v6]:port` with a port 1–65535 (proxy addresses). */
-export function isHostPort(s: string, portRequired = true): boolean {
-  const m = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(s);
-  if (!m) return portRequired ? false : isIpv6(s);
-  const host = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
-  if (m[1].startsWith('[') && !isIpv6(host)) return false;
-  if (!m[1].startsWith('[') && !isIpv4(host) && !isDnsName(host)) return false;
-  if (m[2] === undefined) return !portRequired;
-  const port = Number(m[2]);
-  return port >= 1 && port <= 65535;
-}
-
-/** DNS server for the resolver check: an IP literal with an optional port. */
-export function isDnsServer(s: string): boolean {
-  if (isIp(s)) return true;
-  const m = /^(\[[^\]]+\]|[\d.]+):(\d{1,5})$/.exec(s);
-  if (!m) return false;
-  const host = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
-  const port = Number(m[2]);
-  return (m[1].startsWith('[') ? isIpv6(host) : isIpv4(host)) && port >= 1 && port <= 65535;
-}
-
-export function isMac(s: string): boolean {
-  return /^[0-9a-f]{2}([:-]?)[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i.test(s);
 }
 
 /** The IP-selection rule of core/net/ipSelect: number, -number, wildcard, or a regular expression. */
