@@ -1,6 +1,6 @@
-// Helpers for the DDNS tests: a real server with the ddns module added to the list (it is
-// not in THE list until its screen lands), a fake public-IP echo, a request recorder for
-// webhooks, and a counting HTTP proxy in front of a provider API.
+// Helpers for the DDNS tests: a real server whose ddns module has the test options (provider
+// stubs, a faster clock), a fake public-IP echo, a request recorder for webhooks, and a counting
+// HTTP proxy in front of a provider API.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
@@ -25,7 +25,9 @@ export interface Ddns {
 }
 
 export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> {
-  const s = await startTestServer({ modules: [...modules, createDdnsModule(options)] });
+  const s = await startTestServer({
+    modules: modules.map((m) => (m.key === 'ddns' ? createDdnsModule(options) : m)),
+  });
   const token = await s.login();
   const call: Ddns['call'] = (method, path, body) => s.call(method, path, { token, body });
   const d: Ddns = {

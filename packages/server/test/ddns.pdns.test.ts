@@ -82,7 +82,7 @@ describe('DDNS against PowerDNS', () => {
       key,
       (x) =>
         !x.state.running &&
-        x.state.domains.every((s: Json) => s.status === 'succeeded' && s.msg.endsWith('192.0.2.22')),
+        x.state.domains.every((s: Json) => s.status === 'succeeded' && s.reason.params.ip === '192.0.2.22'),
     );
     expect(Date.now() - t0).toBeLessThanOrEqual(INTERVAL_MS + 1000);
     expect(await query(pdns.dnsPort, 'nas.home.test')).toEqual(['192.0.2.22']);
@@ -111,7 +111,10 @@ describe('DDNS against PowerDNS', () => {
       dnsServers: [`127.0.0.1:${pdns.dnsPort}`],
     });
     const t = await d.waitTask(k2, (x) => statuses(x)[0] === 'dnsSame');
-    expect(t.state.domains[0].msg).toContain(`127.0.0.1:${pdns.dnsPort}`);
+    expect(t.state.domains[0].reason).toMatchObject({
+      code: 'dnsAnswers',
+      params: { server: `127.0.0.1:${pdns.dnsPort}` },
+    });
     expect(proxy.counter.count).toBe(calls);
   });
 
@@ -123,8 +126,10 @@ describe('DDNS against PowerDNS', () => {
       dns: { provider: 'powerdns', server: pdns.apiUrl, secret: 'not-the-key' },
     });
     const t = await d.waitTask(bad, (x) => statuses(x)[0] === 'failed');
-    expect(t.state.domains[0]).toMatchObject({ code: 'providerError' });
-    expect(t.state.domains[0].msg).toMatch(/401/);
+    expect(t.state.domains[0].reason).toMatchObject({
+      code: 'providerError',
+      params: { detail: expect.stringMatching(/401/) },
+    });
     expect(statuses(await d.task(key))).not.toContain('failed');
     expect(await query(pdns.dnsPort, 'bad.home.test')).toEqual([]);
   });
