@@ -52,6 +52,10 @@ async function open(width = 1300, height = 900): Promise<Page> {
   return page;
 }
 
+/** A locale text with its {{params}} filled in, as the screen shows it. */
+const filled = (text: string, params: Record<string, string>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => params[k] ?? '');
+
 async function onlyTaskKey(): Promise<string> {
   const token = await apiLogin(program.base);
   const r = await (await fetch(`${program.base}/api/ddns/tasks`, { headers: { authorization: token } })).json();
@@ -142,8 +146,8 @@ describe('dynamic DNS screen', () => {
     await ipRows.nth(1).getByText('203.0.113.10').waitFor();
     // Each domain's status changes: created, then updated, in the user's language.
     await page.getByTestId('ddns-task-drawer').getByRole('tab', { name: zh.ddns.domainHistory }).click();
-    await page.getByText(`${zh.ddns.result_updated} · A 203.0.113.11`).waitFor();
-    await page.getByText(`${zh.ddns.result_created} · A 203.0.113.10`).waitFor();
+    await page.getByText(filled(zh.ddns.reason_recordUpdated, { type: 'A', ip: '203.0.113.11' })).waitFor();
+    await page.getByText(filled(zh.ddns.reason_recordCreated, { type: 'A', ip: '203.0.113.10' })).waitFor();
     await shot(page, 'ddns-history-1300-zh', { fullPage: false });
     await page.keyboard.press('Escape');
     await page.getByTestId('ddns-task-drawer').waitFor({ state: 'hidden' });
