@@ -5,6 +5,7 @@
 import { SECRET_MASK } from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
+import { staysFalse } from './wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field
 type Json = any;
@@ -28,7 +29,6 @@ const moduleState = async () =>
   ((await d.call('GET', '/api/modules/status')).body.list as { key: string; state: string }[]).find(
     (m) => m.key === 'ddns',
   )?.state;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('DDNS API', () => {
   it('answers ret -1 without a token', async () => {
@@ -299,8 +299,8 @@ describe('DDNS API', () => {
       expect((await d.call('GET', `/api/ddns/tasks/${key}/logs`)).body).toMatchObject({ ret: 0, total: 0, logs: [] });
       const refused = await d.call('POST', `/api/ddns/tasks/${key}/sync`);
       expect([refused.status, refused.body.code]).toEqual([409, 'serviceOff']);
-      await sleep(300);
-      expect(echo.state.hits).toBe(0);
+      // Off for a while: no round asks the echo page (a first round with no delay would at once).
+      expect(await staysFalse(() => echo.state.hits > 0, 300)).toBe(true);
 
       // On through the core's module switch: the first round runs at once, since the first-check
       // delay (3 minutes on this clock) counts from the program's start an hour ago, not from the switch.
@@ -316,8 +316,7 @@ describe('DDNS API', () => {
       expect(await moduleState()).toBe('disabled');
       expect(d.s.server.core.modules.runtimeOf('ddns')).toBeUndefined();
       const hits = echo.state.hits;
-      await sleep(300);
-      expect(echo.state.hits).toBe(hits);
+      expect(await staysFalse(() => echo.state.hits > hits, 300)).toBe(true);
       expect(statuses(await d.task(key))).toEqual(['stopped']);
       expect((await d.call('DELETE', `/api/ddns/tasks/${key}`)).body.ret).toBe(0);
       await d.settings({ firstCheckDelay: 0 });
