@@ -115,9 +115,6 @@ async function stored(): Promise<StoredCert[]> {
 /** The form item (label, control, message) around a control. */
 const itemOf = (page: Page, testId: string) => page.locator('.ant-form-item').filter({ has: page.getByTestId(testId) });
 
-/** Lets open/close animations finish before a screenshot. */
-const settle = (page: Page) => page.waitForTimeout(500);
-
 const fill = (text: string, vars: Record<string, string | number>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(vars[k]));
 
@@ -150,7 +147,6 @@ describe('certificates tab', () => {
     await page.getByTestId('cert-add-save').click();
     await itemOf(page, 'cert-add-key').getByText(zh.safe.certErrKeyMismatch).waitFor();
     expect(await stored()).toEqual([]);
-    await settle(page);
     await shot(page, 'certs-add-refused-1300-zh', { fullPage: false });
 
     // The right key: stored, the dialog closes, the list shows it.
@@ -187,7 +183,6 @@ describe('certificates tab', () => {
     await itemOf(page, 'cert-add-cert').getByText(zh.safe.certErrDuplicate).waitFor();
     await page.locator('.cert-add-dialog .ant-modal-footer button').first().click();
     await page.getByTestId('cert-add-form').waitFor({ state: 'detached' });
-    await settle(page);
     await shot(page, 'certs-list-1300-zh');
   });
 
@@ -227,7 +222,6 @@ describe('certificates tab', () => {
     ]);
     await openTab(page, en.safe.tabCerts);
     await page.getByTestId('certs-empty').waitFor();
-    await settle(page);
     await shot(page, 'certs-empty-1300-en');
 
     await page.getByTestId('cert-add').click();
@@ -239,7 +233,6 @@ describe('certificates tab', () => {
     await expect.poll(() => page.getByTestId('cert-add-key').inputValue()).toContain('BEGIN PRIVATE KEY');
     expect(await page.getByTestId('cert-add-cert').inputValue()).not.toContain('PRIVATE KEY');
     await page.getByTestId('cert-add-remark').fill('lab');
-    await settle(page);
     await shot(page, 'certs-add-dialog-1300-en', { fullPage: false });
     await page.getByTestId('cert-add-save').click();
     await page.getByTestId('cert-add-form').waitFor({ state: 'detached' });
@@ -254,7 +247,6 @@ describe('certificates tab', () => {
       .getByTestId(`cert-validity-${cert.Key}`)
       .getByText(fill(en.safe.certDaysLeft, { count: 199 }))
       .waitFor();
-    await settle(page);
     await shot(page, 'certs-list-1300-en');
   });
 });

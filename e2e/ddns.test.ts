@@ -7,6 +7,7 @@ import type net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PdnsPeer, query, startPdns } from '../packages/server/test/dns-peers.js';
+import { waitFor } from '../packages/server/test/wait.js';
 import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
@@ -51,18 +52,9 @@ async function open(width = 1300, height = 900): Promise<Page> {
   return page;
 }
 
-/** Lets open/close animations finish before a screenshot. */
-const settle = (page: Page) => page.waitForTimeout(500);
-
-async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** A locale text with its {{params}} filled in, as the screen shows it. */
+const filled = (text: string, params: Record<string, string>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => params[k] ?? '');
 
 async function onlyTaskKey(): Promise<string> {
   const token = await apiLogin(program.base);
@@ -97,7 +89,6 @@ describe('dynamic DNS screen', () => {
     await page.getByTestId('ddns-settings-save').click();
     await page.getByText(zh.ddns.err_rangeInterval).waitFor();
     await interval.fill('30');
-    await settle(page);
     await shot(page, 'ddns-settings-1300-zh', { fullPage: false });
     await page.getByTestId('ddns-settings-save').click();
     await page.getByTestId('ddns-settings-form').waitFor({ state: 'detached' });
@@ -120,7 +111,6 @@ describe('dynamic DNS screen', () => {
     await page.getByTestId('ddns-cred-zone').fill('home.test');
     await page.getByTestId('ddns-domains').fill('www.home.test');
     await page.getByTestId('ddns-urls').fill(ipUrl);
-    await settle(page);
     await shot(page, 'ddns-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('ddns-task-save').click();
     await form.waitFor({ state: 'detached' });
@@ -130,11 +120,10 @@ describe('dynamic DNS screen', () => {
     await status.getByText(zh.ddns.sync_succeeded).waitFor({ timeout: 20_000 });
     await page.getByTestId(`ddns-task-ip-${key}`).getByText('203.0.113.10').waitFor();
     await waitFor(
-      'A record',
       () => query(pdns.dnsPort, 'www.home.test'),
       (v) => v.join() === '203.0.113.10',
+      { timeout: 20_000, interval: 250, what: 'the A record' },
     );
-    await settle(page);
     await shot(page, 'ddns-list-1300-zh');
 
     // The public IP changes; "sync now" brings the record along.
@@ -144,9 +133,9 @@ describe('dynamic DNS screen', () => {
     await page.getByTestId(`ddns-task-ip-${key}`).getByText('203.0.113.11').waitFor({ timeout: 20_000 });
     expect(ipCalls).toBeGreaterThan(callsBefore);
     await waitFor(
-      'A record after the change',
       () => query(pdns.dnsPort, 'www.home.test'),
       (v) => v.join() === '203.0.113.11',
+      { timeout: 20_000, interval: 250, what: 'the A record after the change' },
     );
     await status.getByText(zh.ddns.sync_succeeded).waitFor();
 
@@ -157,9 +146,8 @@ describe('dynamic DNS screen', () => {
     await ipRows.nth(1).getByText('203.0.113.10').waitFor();
     // Each domain's status changes: created, then updated, in the user's language.
     await page.getByTestId('ddns-task-drawer').getByRole('tab', { name: zh.ddns.domainHistory }).click();
-    await page.getByText(`${zh.ddns.result_updated} · A 203.0.113.11`).waitFor();
-    await page.getByText(`${zh.ddns.result_created} · A 203.0.113.10`).waitFor();
-    await settle(page);
+    await page.getByText(filled(zh.ddns.reason_recordUpdated, { type: 'A', ip: '203.0.113.11' })).waitFor();
+    await page.getByText(filled(zh.ddns.reason_recordCreated, { type: 'A', ip: '203.0.113.10' })).waitFor();
     await shot(page, 'ddns-history-1300-zh', { fullPage: false });
     await page.keyboard.press('Escape');
     await page.getByTestId('ddns-task-drawer').waitFor({ state: 'hidden' });
@@ -189,20 +177,17 @@ describe('dynamic DNS screen', () => {
     await page.getByText(en.ddns.title).first().waitFor();
     const key = await onlyTaskKey();
     await page.getByTestId(`ddns-domain-status-${key}-www.home.test`).waitFor();
-    await settle(page);
     await shot(page, 'ddns-list-1300-en');
 
     await page.getByTestId(`ddns-task-edit-${key}`).click();
     await page.getByTestId('ddns-task-form').waitFor();
     await page.getByTestId('ddns-mode').getByText(en.ddns.mode_customized).click();
     await page.getByTestId('ddns-force-interval').waitFor();
-    await settle(page);
     await shot(page, 'ddns-dialog-1300-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
 
     await page.getByTestId('ddns-open-settings').click();
     await page.getByTestId('ddns-settings-form').waitFor();
-    await settle(page);
     await shot(page, 'ddns-settings-1300-en', { fullPage: false });
   });
 });

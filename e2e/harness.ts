@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { waitFor } from '../packages/server/test/wait.js';
 import { launchChromium } from '../scripts/chromium.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,16 +65,7 @@ export async function startProgram(opts: { dir?: string } = {}): Promise<Program
 }
 
 export async function waitForHttp(url: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > end) throw new Error(`${url} did not answer within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(async () => (await fetch(url)).ok, { timeout: ms, interval: 100, what: `${url} answering` });
 }
 
 export async function apiLogin(base: string, password = '666', code?: string): Promise<string> {
@@ -109,7 +101,40 @@ export async function newPage(
 export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   const dir = path.join(ROOT, 'test-results/screens');
   await fs.mkdir(dir, { recursive: true });
+  await still(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: opts.fullPage ?? true });
+}
+
+/**
+ * Resolves once the page has been still for two animation frames in a row: no antd motion step
+ * under way (rc-motion puts `<name>-appear|enter|leave` on an element until its motion ends, and
+ * ends it within its own deadline) and no finite CSS animation or transition running (spinners
+ * run for ever and do not count). Two frames, so a re-render a resize or a click set off is seen.
+ */
+export async function still(page: Page, timeout = 5000): Promise<void> {
+  await page.evaluate(
+    (ms) =>
+      new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`the page did not come to rest within ${ms} ms`)), ms);
+        const moving = () =>
+          [...document.querySelectorAll('[class]')].some((el) =>
+            [...el.classList].some((c) => /-(appear|enter|leave)$/.test(c)),
+          ) ||
+          document
+            .getAnimations()
+            .some((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+        let quiet = 0;
+        const frame = () => {
+          quiet = moving() ? 0 : quiet + 1;
+          if (quiet >= 2) {
+            clearTimeout(deadline);
+            resolve();
+          } else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    timeout,
+  );
 }
 
 /** A self-signed certificate and key as PEM files (scripts/self-signed-cert.mjs, shared with the benchmarks). */

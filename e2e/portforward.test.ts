@@ -111,9 +111,6 @@ async function addTarget(page: Page, address: string): Promise<void> {
 /** The form item (label, control, message) around a control. */
 const itemOf = (page: Page, testId: string) => page.locator('.ant-form-item').filter({ has: page.getByTestId(testId) });
 
-/** Lets open/close animations finish before a screenshot. */
-const settle = (page: Page) => page.waitForTimeout(500);
-
 const fill = (text: string, vars: Record<string, string | number>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(vars[k]));
 
@@ -199,7 +196,6 @@ describe('port forwarding screen', () => {
     expect(await figures.textContent()).toMatch(/KB/);
     await page.getByTestId(`pf-rule-${key}`).getByText(zh.portforward.recentLogs.split('（')[0]).click();
     await page.getByTestId('pf-recent-lines').waitFor();
-    await settle(page);
     await shot(page, 'portforward-list-1300-zh');
     held.destroy();
 
@@ -259,7 +255,6 @@ describe('port forwarding screen', () => {
     // The advanced part: UDP fields show for a UDP rule.
     await form.getByText(zh.portforward.panelLimits, { exact: true }).click();
     await form.getByText(zh.portforward.udpTimeout).waitFor();
-    await settle(page);
     await shot(page, 'portforward-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('pf-rule-save').click();
     await form.waitFor({ state: 'detached' });
@@ -308,7 +303,6 @@ describe('port forwarding screen', () => {
 
     await page.getByTestId('pf-open-settings').click();
     await page.getByTestId('pf-settings-form').waitFor();
-    await settle(page);
     await shot(page, 'portforward-settings-1300-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
     await page.getByTestId('pf-settings-form').waitFor({ state: 'detached' });
@@ -327,7 +321,6 @@ describe('port forwarding screen', () => {
       .locator('input[type=file]')
       .setInputFiles({ name: 'cert.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pem) });
     await expect.poll(() => page.getByTestId('pf-tls-cert').inputValue()).toBe(pem.trim());
-    await settle(page);
     await shot(page, 'portforward-dialog-1300-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
     await form.waitFor({ state: 'detached' });
@@ -336,7 +329,6 @@ describe('port forwarding screen', () => {
     const drawer = page.getByTestId('pf-log-table');
     await drawer.waitFor();
     await drawer.locator('.rule-log-level-tag').first().waitFor();
-    await settle(page);
     await shot(page, 'portforward-logs-1300-en', { fullPage: false });
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
@@ -348,7 +340,6 @@ describe('port forwarding screen', () => {
     await expect.poll(async () => Math.round((await dialog.boundingBox())?.width ?? 0)).toBe(700);
     // A fresh form: nothing left from the edit that was cancelled.
     expect(await page.getByTestId('pf-listen-ports').inputValue()).toBe('');
-    await settle(page);
     await shot(page, 'portforward-dialog-700-en', { fullPage: false });
   });
 });

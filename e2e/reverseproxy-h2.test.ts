@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
+import { waitFor } from '../packages/server/test/wait.js';
 import { apiLogin, freePort, launchBrowser, type Program, selfSignedCert, startProgram } from './harness.js';
 
 const IMAGES = 40;
@@ -192,12 +193,14 @@ describe('web service over HTTP/2 in a browser', () => {
       expect(got).toEqual({ text: 'echo hello over h2', same: true, code: 1000 });
 
       // The access log of the sub rule names the request: CONNECT (HTTP/2), not an HTTP/1.1 UPGRADE.
-      let texts: string[] = [];
-      for (let i = 0; i < 50 && !texts.some((t) => t.includes(' CONNECT ')); i++) {
-        const r = await api('GET', `/api/reverseproxy/rules/${ruleKey}/logs?site=${wsSiteKey}&pageSize=20`);
-        texts = (r.logs as Array<{ text: string }>).map((l) => l.text);
-        if (!texts.some((t) => t.includes(' CONNECT '))) await new Promise((res) => setTimeout(res, 100));
-      }
+      const texts = await waitFor(
+        async () => {
+          const r = await api('GET', `/api/reverseproxy/rules/${ruleKey}/logs?site=${wsSiteKey}&pageSize=20`);
+          return (r.logs as Array<{ text: string }>).map((l) => l.text);
+        },
+        (t) => t.some((x) => x.includes(' CONNECT ')),
+        { interval: 100, what: 'the CONNECT line in the access log' },
+      );
       expect(texts.some((t) => t.includes(` CONNECT https://127.0.0.1:${port}/ws/echo 200 `))).toBe(true);
       expect(texts.some((t) => t.includes('UPGRADE'))).toBe(false);
     } finally {

@@ -78,9 +78,6 @@ async function ruleByName(name: string): Promise<{ key: string; subRules: { key:
 /** The form item (label, control, message) around a control. */
 const itemOf = (page: Page, testId: string) => page.locator('.ant-form-item').filter({ has: page.getByTestId(testId) });
 
-/** Lets open/close animations finish before a screenshot. */
-const settle = (page: Page) => page.waitForTimeout(500);
-
 describe('web service screen', () => {
   it('adds a rule and a sub rule through the forms, proxies a real request and shows it in the access log', async () => {
     const page = await open();
@@ -99,13 +96,11 @@ describe('web service screen', () => {
     await page.getByTestId('rp-rule-save').click();
     await itemOf(page, 'rp-address').getByText(zh.reverseproxy.err_listenAddressInvalid).waitFor();
     expect(await form.isVisible()).toBe(true);
-    await settle(page);
     await shot(page, 'reverseproxy-rule-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('rp-address').fill('127.0.0.1');
     await itemOf(page, 'rp-address').getByText(zh.reverseproxy.err_listenAddressInvalid).waitFor({ state: 'detached' });
     await form.locator('.ant-collapse-title').getByText(zh.reverseproxy.panelLog, { exact: true }).click();
     await page.getByTestId('rp-log-capacity').waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-rule-dialog-advanced-1300-zh', { fullPage: false });
     await page.getByTestId('rp-rule-save').click();
     await form.waitFor({ state: 'detached' });
@@ -122,14 +117,12 @@ describe('web service screen', () => {
     await sub.waitFor();
     await page.getByTestId('rp-sub-save').click();
     await itemOf(page, 'rp-domains').getByText(zh.reverseproxy.err_domainRequired).waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-subrule-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('rp-sub-name').fill('app');
     await page.getByTestId('rp-domains').fill('app.test');
     await page.getByTestId('rp-targets').fill(`http://127.0.0.1:${backendPort}`);
     await sub.locator('.ant-collapse-title').getByText(zh.reverseproxy.panelAuth, { exact: true }).click();
     await page.getByTestId('rp-auth-enable').waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-subrule-dialog-advanced-1300-zh', { fullPage: false });
     await page.getByTestId('rp-sub-save').click();
     await sub.waitFor({ state: 'detached' });
@@ -157,14 +150,12 @@ describe('web service screen', () => {
       .getByText(/最近日志/)
       .click();
     await page.getByTestId('rp-recent-lines').waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-list-1300-zh');
 
     await page.getByTestId(`rp-sub-logs-${subKey}`).click();
     const table = page.getByTestId('rp-log-table');
     await table.getByText(/GET http:\/\/app\.test(:\d+)?\/hello\?x=1 200/).waitFor();
     await table.locator('.rule-log-level-tag').getByText(zh.common.logLevel_info).first().waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-log-1300-zh', { fullPage: false });
     await page.keyboard.press('Escape');
     await table.waitFor({ state: 'detached' });
@@ -203,20 +194,17 @@ describe('web service screen', () => {
     const sub = page.getByTestId('rp-sub-form');
     await sub.waitFor();
     expect(await page.getByTestId('rp-domains').inputValue()).toBe('app.test');
-    await settle(page);
     await shot(page, 'reverseproxy-subrule-dialog-1300-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
     await sub.waitFor({ state: 'detached' });
 
     // Up to 768 px the dialogs take the whole window.
     await page.setViewportSize({ width: 700, height: 900 });
-    await settle(page);
     await shot(page, 'reverseproxy-list-700-en');
     await page.getByTestId(`rp-rule-edit-${rule.key}`).click();
     const dialog = page.locator('.rp-rule-dialog .ant-modal-container');
     await expect.poll(async () => Math.round((await dialog.boundingBox())?.width ?? 0)).toBe(700);
     expect(await page.getByTestId('rp-rule-name').inputValue()).toBe('e2e site');
-    await settle(page);
     await shot(page, 'reverseproxy-rule-dialog-700-en', { fullPage: false });
     await page.getByRole('button', { name: en.common.cancel }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -263,7 +251,6 @@ describe('web service screen', () => {
     await custom.fill('add_header X-Custom "from config";\nproxy_pass http://elsewhere;');
     const refused = zh.reverseproxy.err_customConfigUnknown.replace('{{line}}', '2').replace('{{token}}', 'proxy_pass');
     await itemOf(page, 'rp-custom-config').getByText(refused).waitFor();
-    await settle(page);
     await shot(page, 'reverseproxy-custom-config-1300-zh', { fullPage: false });
     await custom.fill('add_header X-Custom "from config";\nproxy_hide_header X-Powered-By');
     await itemOf(page, 'rp-custom-config').getByText(refused).waitFor({ state: 'detached' });
@@ -291,7 +278,6 @@ describe('web service screen', () => {
         .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message)),
     );
     expect(v6).toBe('ECONNREFUSED');
-    await settle(page);
     await shot(page, 'reverseproxy-ipv4-rule-1300-zh');
   });
 });

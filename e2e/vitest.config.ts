@@ -12,9 +12,5 @@ export default defineProject({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // One more try for a browser test that fails: on a loaded 2-core CI machine one of them timed
-    // out now and then (about one run in ten, a different test each time, none when run alone).
-    // A test that fails twice fails the run; vitest's report still names each retry.
-    retry: 1,
   },
 });

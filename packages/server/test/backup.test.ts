@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
+import { waitFor } from './wait.js';
 
 let s: TestServer;
 let token: string;
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-async function upload(path: string, name: string, content: string | Buffer) {
+async function upload(path: string, name: string, content: string | Uint8Array<ArrayBuffer>) {
   const form = new FormData();
   form.append('file', new Blob([content]), name);
   const res = await fetch(s.url + path, { method: 'POST', headers: { authorization: token }, body: form });
@@ -34,7 +35,8 @@ describe('backup and restore', () => {
     const ok = await s.call('GET', `/api/restoreconfigureconfirm?key=${up.body.restoreConfigureKey}`, { token });
     expect(ok.body).toMatchObject({ ret: 0, port: 16601 });
     expect(s.server.core.store.get().base.logMaxSize).toBe(12345);
-    await new Promise((r) => setTimeout(r, 300));
+    // The answer goes out first, then the restart is asked for.
+    await waitFor(() => s.restarts > restarts, { what: 'the restart' });
     expect(s.restarts).toBe(restarts + 1);
     // The same key cannot be used twice.
     const again = await s.call('GET', `/api/restoreconfigureconfirm?key=${up.body.restoreConfigureKey}`, { token });

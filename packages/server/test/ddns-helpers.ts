@@ -1,17 +1,16 @@
-// Helpers for the DDNS tests: a real server with the ddns module added to the list (it is
-// not in THE list until its screen lands), a fake public-IP echo, a request recorder for
-// webhooks, and a counting HTTP proxy in front of a provider API.
+// Helpers for the DDNS tests: a real server whose ddns module has the test options (provider
+// stubs, a faster clock), a fake public-IP echo, a request recorder for webhooks, and a counting
+// HTTP proxy in front of a provider API.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { createDdnsModule, type DdnsModuleOptions } from '../src/modules/ddns/index.js';
 import { modules } from '../src/modules/index.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { waitFor } from './wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field in the tests
 type Json = any;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Ddns {
   s: TestServer;
@@ -26,7 +25,9 @@ export interface Ddns {
 }
 
 export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> {
-  const s = await startTestServer({ modules: [...modules, createDdnsModule(options)] });
+  const s = await startTestServer({
+    modules: modules.map((m) => (m.key === 'ddns' ? createDdnsModule(options) : m)),
+  });
   const token = await s.login();
   const call: Ddns['call'] = (method, path, body) => s.call(method, path, { token, body });
   const d: Ddns = {
@@ -48,16 +49,8 @@ export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> 
       expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
       return r.body.task;
     },
-    async waitTask(key, ok, ms = 10_000) {
-      const until = Date.now() + ms;
-      let last: Json;
-      for (;;) {
-        last = await d.task(key);
-        if (ok(last)) return last;
-        if (Date.now() > until) throw new Error(`task state not reached: ${JSON.stringify(last.state, null, 1)}`);
-        await sleep(50);
-      }
-    },
+    waitTask: (key, ok, ms = 10_000) =>
+      waitFor(() => d.task(key), ok, { timeout: ms, interval: 50, what: `the state of task ${key}` }),
     close: () => s.close(),
   };
   return d;

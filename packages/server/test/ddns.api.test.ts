@@ -1,14 +1,19 @@
 // The DDNS REST calls on a real server: CRUD with server-assigned keys, validation answers
-// (field + stable code, nothing saved), secrets masked on read and kept unless replaced,
-// the switch, "sync now", settings and the webhook test. The module is off unless a test
-// switches it on, so nothing is sent anywhere.
+// (field + stable code + params, nothing saved), secrets masked on read and kept unless replaced,
+// the module switch (no runtime, no timer while off), "sync now", settings, coded task logs and
+// the webhook test. The module is off unless a test switches it on, so nothing is sent anywhere.
 import { SECRET_MASK } from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
+import { staysFalse } from './wait.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field
+type Json = any;
 
 let d: Ddns;
 beforeAll(async () => {
-  d = await startDdns({ secondMs: 50 });
+  // A program that started an hour ago: a module switched on now has waited its first-check delay.
+  d = await startDdns({ secondMs: 50, bootAt: Date.now() - 3_600_000 });
 });
 afterAll(async () => d?.close());
 
@@ -20,6 +25,10 @@ const base = {
 };
 
 const stored = () => d.s.server.core.store.get().modules.ddns as { tasks: { key: string }[] } | undefined;
+const moduleState = async () =>
+  ((await d.call('GET', '/api/modules/status')).body.list as { key: string; state: string }[]).find(
+    (m) => m.key === 'ddns',
+  )?.state;
 
 describe('DDNS API', () => {
   it('answers ret -1 without a token', async () => {
@@ -34,9 +43,11 @@ describe('DDNS API', () => {
     }
   });
 
-  it('starts off with no tasks', async () => {
+  it('starts off with no tasks: the module is disabled and has no runtime', async () => {
     const r = await d.call('GET', '/api/ddns/tasks');
     expect(r.body).toEqual({ ret: 0, enabled: false, list: [] });
+    expect(await moduleState()).toBe('disabled');
+    expect(d.s.server.core.modules.runtimeOf('ddns')).toBeUndefined();
     const s = await d.call('GET', '/api/ddns/settings');
     expect(s.body.settings).toMatchObject({
       enabled: false,
@@ -79,13 +90,13 @@ describe('DDNS API', () => {
 
   it('refuses bad input with the field and a stable code, and saves nothing', async () => {
     const before = JSON.stringify(stored());
-    const cases: [Record<string, unknown>, string, string][] = [
+    const cases: [Record<string, unknown>, string, string, Record<string, unknown>?][] = [
       [{ ...base, domains: [] }, 'domains', 'domainsRequired'],
       [{ ...base, domains: ['not a domain'] }, 'domains.0', 'domainInvalid'],
       [{ ...base, ipSource: { type: 'url', urls: [] } }, 'ipSource.urls', 'urlsRequired'],
       [{ ...base, ipSource: { type: 'netInterface' } }, 'ipSource.netInterface', 'netInterfaceRequired'],
       [{ ...base, ipSource: { type: 'command' } }, 'ipSource.command', 'commandRequired'],
-      [{ ...base, dns: { provider: 'cloudflare' } }, 'dns.secret', 'secretRequired'],
+      [{ ...base, dns: { provider: 'cloudflare' } }, 'dns.secret', 'secretRequired', { provider: 'cloudflare' }],
       [{ ...base, dns: { provider: 'alidns', secret: 's' } }, 'dns.id', 'idRequired'],
       [{ ...base, dns: { provider: 'callback' } }, 'dns.callback.method', 'callbackMethodRequired'],
       [
@@ -94,7 +105,7 @@ describe('DDNS API', () => {
         'callbackUrlRequired',
       ],
       [{ ...base, proxy: { type: 'http' } }, 'proxy.address', 'proxyAddressRequired'],
-      [{ ...base, forceInterval: 59 }, 'forceInterval', 'tooSmall'],
+      [{ ...base, forceInterval: 59 }, 'forceInterval', 'tooSmall', { min: 60, max: 3600 }],
       [{ ...base, webhook: { enabled: true, method: 'POST' } }, 'webhook.url', 'webhookUrlRequired'],
       [
         { ...base, webhook: { enabled: true, url: 'http://127.0.0.1:9/', method: 'GET', successStrings: [] } },
@@ -108,14 +119,62 @@ describe('DDNS API', () => {
         },
         'webhook.timeout',
         'tooBig',
+        { min: 3, max: 60 },
       ],
     ];
-    for (const [body, field, code] of cases) {
+    for (const [body, field, code, params] of cases) {
       const r = await d.call('POST', '/api/ddns/tasks', body);
       expect(r.status, field).toBe(400);
-      expect(r.body, field).toMatchObject({ ret: 1, field, code });
+      expect(r.body, field).toMatchObject({ ret: 1, field, code, params: params ?? {} });
+      expect(r.body.msg, field).toContain(field);
     }
     expect(JSON.stringify(stored())).toBe(before);
+  });
+
+  it('a refusal that only the whole slice finds is named on the task’s own field, and nothing is saved', async () => {
+    const { key, task } = await d.addTask({ ...base, name: 'tsig' });
+    const before = JSON.stringify(stored());
+    // The masked secret passes the body's check, but the kept Cloudflare token is no TSIG key.
+    const r = await d.call('PUT', `/api/ddns/tasks/${key}`, {
+      ...task,
+      state: undefined,
+      dns: { ...task.dns, provider: 'rfc2136', server: '127.0.0.1:53', id: 'key1' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ ret: 1, field: 'dns.secret', code: 'tsigSecretInvalid', params: {} });
+    expect(JSON.stringify(stored())).toBe(before);
+    await d.call('DELETE', `/api/ddns/tasks/${key}`);
+  });
+
+  it('every whole-value secret is masked on read and kept by a masked write', async () => {
+    const proxy = { type: 'http', address: '127.0.0.1:3128' };
+    const { key, task } = await d.addTask({
+      ...base,
+      name: 'pw',
+      webhook: { enabled: false, proxy: { ...proxy, password: 'hook-pw-1' } },
+    });
+    await d.settings({ webhook: { enabled: false, proxy: { ...proxy, password: 'global-pw-1' } } });
+    const reads = JSON.stringify([
+      (await d.call('GET', '/api/ddns/tasks')).body,
+      (await d.call('GET', `/api/ddns/tasks/${key}`)).body,
+      (await d.call('GET', '/api/ddns/settings')).body,
+    ]);
+    for (const secret of ['cf-token-123', 'hook-pw-1', 'global-pw-1']) expect(reads).not.toContain(secret);
+    expect(task.webhook.proxy.password).toBe(SECRET_MASK);
+    const settings = (await d.call('GET', '/api/ddns/settings')).body.settings;
+    expect(settings.webhook.proxy.password).toBe(SECRET_MASK);
+    // Sent back as read: the stored values stay.
+    await d.call('PUT', `/api/ddns/tasks/${key}`, { ...task, state: undefined });
+    await d.settings(settings);
+    const cfg = d.s.server.core.store.get().modules.ddns as Json;
+    const saved = cfg.tasks.find((t: Json) => t.key === key);
+    expect([saved.dns.secret, saved.webhook.proxy.password, cfg.webhook.proxy.password]).toEqual([
+      'cf-token-123',
+      'hook-pw-1',
+      'global-pw-1',
+    ]);
+    await d.call('DELETE', `/api/ddns/tasks/${key}`);
+    await d.settings({ webhook: { enabled: false } });
   });
 
   it('unknown keys answer 404; settings are validated; the switch and sync-now follow the service', async () => {
@@ -186,12 +245,81 @@ describe('DDNS API', () => {
       expect(logs.body.logs.map((l: { text: string }) => l.text).join('\n')).toMatch(
         /a\.example\.com: updated A 192\.0\.2\.77/,
       );
+      // Every line and status is coded: the browser words it in the user's language.
+      expect(logs.body).toMatchObject({ ret: 0, page: 1, pageSize: 50 });
+      expect(logs.body.total).toBe(logs.body.logs.length);
+      expect(logs.body.logs.every((l: Json) => typeof l.code === 'string' && typeof l.seq === 'number')).toBe(true);
+      expect(logs.body.logs).toContainEqual(
+        expect.objectContaining({
+          level: 4,
+          code: 'recordUpdated',
+          params: { fqdn: 'a.example.com', type: 'A', ip: '192.0.2.77' },
+          text: 'a.example.com: updated A 192.0.2.77',
+        }),
+      );
+      expect(logs.body.logs.at(-1)).toMatchObject({
+        code: 'ipGot',
+        params: { ip: '192.0.2.77', from: { code: 'fromUrl', params: { url: echo.url } } },
+      });
+      expect(t.state.domains[0].reason).toMatchObject({
+        code: 'recordUpdated',
+        params: { type: 'A', ip: '192.0.2.77' },
+      });
+      expect(t.state.webhookHistory[0].reason).toMatchObject({ code: 'webhookOk' });
+      const page2 = await d.call('GET', `/api/ddns/tasks/${key}/logs?page=2&pageSize=1`);
+      expect(page2.body.logs).toEqual([logs.body.logs[1]]);
 
       // The global webhook's proxy password is masked too.
       const s = await d.call('GET', '/api/ddns/settings');
       expect(s.body.settings.webhook.url).toBe(`${hook.url}/g`);
       await d.call('DELETE', `/api/ddns/tasks/${key}`);
       await d.settings({ enabled: false, webhook: { enabled: false } });
+    } finally {
+      await Promise.all([echo.close(), hook.close()]);
+    }
+  });
+
+  it('the module switch: off means no runtime and no timer, on checks at once, off again stops it all', async () => {
+    const echo = await ipEcho('192.0.2.88');
+    const hook = await recorder([{ status: 200, body: 'OK' }]);
+    try {
+      const { key } = await d.addTask({
+        name: 'switch',
+        domains: ['s.example.com'],
+        ipSource: { type: 'url', urls: [echo.url] },
+        dns: {
+          provider: 'callback',
+          callback: { method: 'GET', url: `${hook.url}/s?ip=#{ip}`, successStrings: ['OK'] },
+        },
+      });
+      // Off: nothing runs, the task reads "stopped", the log is empty and "sync now" is refused.
+      expect(await moduleState()).toBe('disabled');
+      expect(d.s.server.core.modules.runtimeOf('ddns')).toBeUndefined();
+      expect(statuses(await d.task(key))).toEqual(['stopped']);
+      expect((await d.call('GET', `/api/ddns/tasks/${key}/logs`)).body).toMatchObject({ ret: 0, total: 0, logs: [] });
+      const refused = await d.call('POST', `/api/ddns/tasks/${key}/sync`);
+      expect([refused.status, refused.body.code]).toEqual([409, 'serviceOff']);
+      // Off for a while: no round asks the echo page (a first round with no delay would at once).
+      expect(await staysFalse(() => echo.state.hits > 0, 300)).toBe(true);
+
+      // On through the core's module switch: the first round runs at once, since the first-check
+      // delay (3 minutes on this clock) counts from the program's start an hour ago, not from the switch.
+      await d.settings({ firstCheckDelay: 3600 });
+      const on = await d.call('PUT', '/api/modules/ddns/enabled', { enabled: true });
+      expect(on.body).toMatchObject({ ret: 0, status: { state: 'running', enabled: true } });
+      await d.waitTask(key, (t) => statuses(t)[0] === 'succeeded');
+      expect((await d.call('GET', '/api/ddns/tasks')).body.enabled).toBe(true);
+      expect((await d.call('GET', '/api/ddns/settings')).body.settings.enabled).toBe(true);
+
+      // Off again: the runtime is gone with its timer; nothing more is asked.
+      await d.call('PUT', '/api/modules/ddns/enabled', { enabled: false });
+      expect(await moduleState()).toBe('disabled');
+      expect(d.s.server.core.modules.runtimeOf('ddns')).toBeUndefined();
+      const hits = echo.state.hits;
+      expect(await staysFalse(() => echo.state.hits > hits, 300)).toBe(true);
+      expect(statuses(await d.task(key))).toEqual(['stopped']);
+      expect((await d.call('DELETE', `/api/ddns/tasks/${key}`)).body.ret).toBe(0);
+      await d.settings({ firstCheckDelay: 0 });
     } finally {
       await Promise.all([echo.close(), hook.close()]);
     }
@@ -207,10 +335,20 @@ describe('DDNS API', () => {
         successStrings: ['"errcode":0'],
       };
       const r = await d.call('POST', '/api/ddns/webhook/test', { webhook });
-      expect(r.body).toMatchObject({ ret: 0, ok: true, status: 200, response: '{"errcode":0,"errmsg":"ok"}' });
+      expect(r.body).toMatchObject({
+        ret: 0,
+        ok: true,
+        status: 200,
+        reason: { code: 'webhookOk' },
+        response: '{"errcode":0,"errmsg":"ok"}',
+      });
       expect(JSON.parse(hook.seen[0].body).t).toBe('www1.example.com\nwww2.example.com\nwww3.example.com');
       const bad = await d.call('POST', '/api/ddns/webhook/test', { webhook: { ...webhook, successStrings: ['nope'] } });
-      expect(bad.body).toMatchObject({ ret: 0, ok: false });
+      expect(bad.body).toMatchObject({
+        ret: 0,
+        ok: false,
+        reason: { code: 'webhookCallError', params: { cause: { code: 'answerNotSuccess', params: { status: 200 } } } },
+      });
       const invalid = await d.call('POST', '/api/ddns/webhook/test', { webhook: { ...webhook, successStrings: [] } });
       expect(invalid.body).toMatchObject({ ret: 1, field: 'webhook.successStrings', code: 'successStringsRequired' });
     } finally {

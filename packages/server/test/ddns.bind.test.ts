@@ -40,9 +40,9 @@ describe('DDNS against BIND 9 (RFC 2136 + TSIG)', () => {
     expect(await query(bind.port, 'nas.home.test')).toEqual(['192.0.2.10']);
     const { key } = await d.addTask({ name: 'bind', ...task(bind.secret, ['nas.home.test', 'cam.home.test']) });
     const t = await d.waitTask(key, (x) => statuses(x).every((s) => s === 'succeeded'));
-    expect(t.state.domains.map((x: { msg: string }) => x.msg)).toEqual([
-      'updated A 192.0.2.31',
-      'created A 192.0.2.31',
+    expect(t.state.domains.map((x: Json) => x.reason)).toEqual([
+      { code: 'recordUpdated', params: { type: 'A', ip: '192.0.2.31' }, text: 'updated A 192.0.2.31' },
+      { code: 'recordCreated', params: { type: 'A', ip: '192.0.2.31' }, text: 'created A 192.0.2.31' },
     ]);
     expect(await query(bind.port, 'nas.home.test')).toEqual(['192.0.2.31']);
     expect(await query(bind.port, 'cam.home.test')).toEqual(['192.0.2.31']);
@@ -53,7 +53,7 @@ describe('DDNS against BIND 9 (RFC 2136 + TSIG)', () => {
       key,
       (x) =>
         !x.state.running &&
-        x.state.domains.every((s: Json) => s.status === 'succeeded' && s.msg.endsWith('192.0.2.32')),
+        x.state.domains.every((s: Json) => s.status === 'succeeded' && s.reason.params.ip === '192.0.2.32'),
     );
     expect(Date.now() - t0).toBeLessThanOrEqual(INTERVAL_MS + 1000);
     expect(await query(bind.port, 'nas.home.test')).toEqual(['192.0.2.32']);
@@ -70,8 +70,10 @@ describe('DDNS against BIND 9 (RFC 2136 + TSIG)', () => {
         ipSource: { type: 'url', urls: [other.url] },
       });
       const t = await d.waitTask(key, (x) => statuses(x)[0] === 'failed');
-      expect(t.state.domains[0]).toMatchObject({ code: 'providerError' });
-      expect(t.state.domains[0].msg).toMatch(/NOTAUTH \(BADSIG\)/);
+      expect(t.state.domains[0].reason).toMatchObject({
+        code: 'providerError',
+        params: { detail: expect.stringMatching(/NOTAUTH \(BADSIG\)/) },
+      });
       expect(await query(bind.port, 'nas.home.test')).toEqual(['192.0.2.32']);
     } finally {
       await other.close();

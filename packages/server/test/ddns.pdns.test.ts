@@ -9,6 +9,7 @@ type Json = any;
 
 import { countingProxy, type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
 import { type PdnsPeer, query, startPdns } from './dns-peers.js';
+import { waitFor } from './wait.js';
 
 const SECOND = 50;
 const INTERVAL_MS = 30 * SECOND;
@@ -33,8 +34,6 @@ afterAll(async () => {
   await Promise.all([hook?.close(), echo?.close(), proxy?.close()]);
   await pdns?.stop();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('DDNS against PowerDNS', () => {
   let key: string;
@@ -66,9 +65,9 @@ describe('DDNS against PowerDNS', () => {
 
     const calls = proxy.counter.count;
     const hits = echo.state.hits;
-    await sleep(INTERVAL_MS * 2 + 300);
-    const steady = await d.task(key);
-    expect(echo.state.hits).toBeGreaterThanOrEqual(hits + 2);
+    // Two more rounds: each asks the echo page for the IP, then finishes its check of the task.
+    await waitFor(() => echo.state.hits >= hits + 2, { timeout: INTERVAL_MS * 2 + 5000, what: 'two more rounds' });
+    const steady = await d.waitTask(key, (x) => !x.state.running);
     expect(statuses(steady)).toEqual(['ipUnchanged', 'ipUnchanged']);
     expect(proxy.counter.count).toBe(calls);
     // No new webhook either: nothing succeeded or failed.
@@ -83,7 +82,7 @@ describe('DDNS against PowerDNS', () => {
       key,
       (x) =>
         !x.state.running &&
-        x.state.domains.every((s: Json) => s.status === 'succeeded' && s.msg.endsWith('192.0.2.22')),
+        x.state.domains.every((s: Json) => s.status === 'succeeded' && s.reason.params.ip === '192.0.2.22'),
     );
     expect(Date.now() - t0).toBeLessThanOrEqual(INTERVAL_MS + 1000);
     expect(await query(pdns.dnsPort, 'nas.home.test')).toEqual(['192.0.2.22']);
@@ -112,7 +111,10 @@ describe('DDNS against PowerDNS', () => {
       dnsServers: [`127.0.0.1:${pdns.dnsPort}`],
     });
     const t = await d.waitTask(k2, (x) => statuses(x)[0] === 'dnsSame');
-    expect(t.state.domains[0].msg).toContain(`127.0.0.1:${pdns.dnsPort}`);
+    expect(t.state.domains[0].reason).toMatchObject({
+      code: 'dnsAnswers',
+      params: { server: `127.0.0.1:${pdns.dnsPort}` },
+    });
     expect(proxy.counter.count).toBe(calls);
   });
 
@@ -124,8 +126,10 @@ describe('DDNS against PowerDNS', () => {
       dns: { provider: 'powerdns', server: pdns.apiUrl, secret: 'not-the-key' },
     });
     const t = await d.waitTask(bad, (x) => statuses(x)[0] === 'failed');
-    expect(t.state.domains[0]).toMatchObject({ code: 'providerError' });
-    expect(t.state.domains[0].msg).toMatch(/401/);
+    expect(t.state.domains[0].reason).toMatchObject({
+      code: 'providerError',
+      params: { detail: expect.stringMatching(/401/) },
+    });
     expect(statuses(await d.task(key))).not.toContain('failed');
     expect(await query(pdns.dnsPort, 'bad.home.test')).toEqual([]);
   });

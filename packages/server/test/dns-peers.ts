@@ -10,8 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { nextEvent, waitFor } from './wait.js';
 
 /** A port free for both TCP and UDP on 127.0.0.1 (DNS servers listen on both). */
 export async function freeDualPort(): Promise<number> {
@@ -67,11 +66,25 @@ export async function queryTxt(port: number, name: string): Promise<string[]> {
   }
 }
 
+/** Waits until `up()` holds, for at most 15 s; fails with the server's log when it exits first or never answers. */
+async function whenUp(child: ChildProcess, name: string, log: () => string, up: () => Promise<boolean>): Promise<void> {
+  const state = await waitFor(async () => (child.exitCode !== null ? 'exited' : (await up()) ? 'up' : undefined), {
+    timeout: 15_000,
+    interval: 100,
+    what: `${name} answering`,
+  }).catch(async (err: Error) => {
+    await stopChild(child);
+    throw new Error(`${name} did not answer (${err.message}): ${log().slice(-2000)}`);
+  });
+  if (state === 'exited') throw new Error(`${name} exited: ${log().slice(-2000)}`);
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
+  const gone = nextEvent(child, 'exit', { timeout: 4000 }).catch(() => undefined);
   child.kill('SIGTERM');
-  await Promise.race([gone, sleep(4000)]);
+  // A grace period for a clean exit, then the hard way.
+  await gone;
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
@@ -128,20 +141,12 @@ zone "home.test" {
   child.stderr?.on('data', (d) => {
     log += d;
   });
-  const until = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`named exited: ${log.slice(-2000)}`);
-    try {
-      if ((await query(port, 'nas.home.test')).length) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > until) {
-      await stopChild(child);
-      throw new Error(`named did not answer: ${log.slice(-2000)}`);
-    }
-    await sleep(100);
-  }
+  await whenUp(
+    child,
+    'named',
+    () => log,
+    async () => (await query(port, 'nas.home.test')).length > 0,
+  );
   return {
     port,
     zone: 'home.test',
@@ -219,20 +224,12 @@ export async function startPdns(): Promise<PdnsPeer> {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
-  const until = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`pdns_server exited: ${log.slice(-2000)}`);
-    try {
-      if ((await api('GET', '')).status === 200) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > until) {
-      await stopChild(child);
-      throw new Error(`pdns_server did not answer: ${log.slice(-2000)}`);
-    }
-    await sleep(100);
-  }
+  await whenUp(
+    child,
+    'pdns_server',
+    () => log,
+    async () => (await api('GET', '')).status === 200,
+  );
   const created = await api('POST', '/zones', { name: 'home.test.', kind: 'Native', nameservers: ['ns1.home.test.'] });
   if (created.status !== 201) throw new Error(`zone create: ${created.status} ${JSON.stringify(created.body)}`);
   return {

@@ -7,6 +7,7 @@ import { CONFIG_FILE, ConfigStore } from '../src/core/config/store.js';
 import { defaultConfig } from '../src/core/core.js';
 import { silentLogger } from '../src/core/logs/logger.js';
 import { startTestServer, tempDir } from './harness.js';
+import { nextEvent, pause, waitFor } from './wait.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dirs: string[] = [];
@@ -40,12 +41,13 @@ describe('fault tolerance', () => {
     let totalSaves = 0;
     for (let round = 0; round < 15; round++) {
       const saver = startSaver(dir);
-      // Wait until it is saving, then kill it at a varying moment.
-      const t0 = Date.now();
-      while (saver.saves() < 1 && Date.now() - t0 < 15_000) await new Promise((r) => setTimeout(r, 5));
-      await new Promise((r) => setTimeout(r, 3 + ((round * 7) % 40)));
+      // Wait until it is saving, then kill it at a varying moment (that pause is the test: the kill
+      // must land at different points of a write).
+      await waitFor(() => saver.saves() >= 1, { timeout: 15_000, interval: 5, what: 'the first save' });
+      await pause(3 + ((round * 7) % 40));
+      const exited = nextEvent(saver.child, 'exit');
       saver.child.kill('SIGKILL');
-      await new Promise((r) => saver.child.once('exit', r));
+      await exited;
       totalSaves += saver.saves();
       const text = await fs.readFile(path.join(dir, CONFIG_FILE), 'utf8');
       expect(() => JSON.parse(text), `round ${round}`).not.toThrow();

@@ -266,8 +266,8 @@ export async function udpClient(type: 'udp4' | 'udp6' = 'udp4', localAddress?: s
 export function ruleFields(view: Record<string, unknown>): Record<string, unknown> {
   const live = [
     'key',
-    'tlsKeySet',
     'state',
+    'reason',
     'error',
     'connections',
     'sessions',
@@ -280,18 +280,6 @@ export function ruleFields(view: Record<string, unknown>): Record<string, unknow
   ];
   return Object.fromEntries(Object.entries(view).filter(([k]) => !live.includes(k)));
 }
-
-export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`condition not met in ${ms} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A TCP rule on 127.0.0.1:`port` to 127.0.0.1:`targetPort` (an echo server), with `extra` fields. */
 export const tcpRule = (port: number, targetPort: number, extra: Record<string, unknown> = {}) => ({

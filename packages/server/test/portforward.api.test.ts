@@ -1,14 +1,9 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  echoOnce,
-  echoServer,
-  freePort,
-  type Peer,
-  type Pf,
-  ruleFields,
-  startPf,
-  waitFor,
-} from './portforward-helpers.js';
+import { startTestServer, tempDir } from './harness.js';
+import { echoOnce, echoServer, freePort, type Peer, type Pf, ruleFields, startPf } from './portforward-helpers.js';
+import { waitFor } from './wait.js';
 
 let pf: Pf;
 let echo: Peer;
@@ -71,6 +66,38 @@ describe('port-forwarding API', () => {
     }
     expect(JSON.stringify(stored())).toBe(before);
     await expect(echoOnce(port)).rejects.toThrow(/ECONNREFUSED/);
+    // The params name what was wrong, for the UI's own sentence; msg is the English one.
+    const bad = await pf.call('POST', '/api/portforward/rules', { ...good(port), listenPorts: '80,90-85' });
+    expect(bad.body).toEqual({
+      ret: 1,
+      field: 'listenPorts',
+      code: 'portListInvalid',
+      params: { token: '90-85' },
+      msg: 'listenPorts: ports are a comma list of 1-65535 and ranges a-b with a < b (90-85)',
+    });
+  });
+
+  it('refuses a port another owner holds (the admin port), naming it; nothing is saved', async () => {
+    const before = JSON.stringify(stored());
+    const admin = pf.s.server.port;
+    const r = await pf.call('POST', '/api/portforward/rules', { ...good(admin), name: 'on the console' });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ ret: 1, code: 'portTaken', params: { proto: 'tcp', port: admin, module: 'admin' } });
+    expect(JSON.stringify(stored())).toBe(before);
+    // The module's claims are its enabled rules' ports, each listen port × TCP / UDP.
+    const port = await freePort();
+    const { key } = await pf.addRule({ ...good(port), forwardTypes: ['tcp4', 'udp4'], name: 'claims' });
+    const claims = pf.s.server.core.ports
+      .list()
+      .filter((c) => c.owner.module === 'portforward' && c.port === port)
+      .map((c) => [c.proto, c.host, c.owner.item]);
+    expect(claims).toEqual([
+      ['tcp', '127.0.0.1', 'claims'],
+      ['udp', '127.0.0.1', 'claims'],
+    ]);
+    await pf.call('PUT', `/api/portforward/rules/${key}/enable`, { enabled: false });
+    expect(pf.s.server.core.ports.list().some((c) => c.port === port)).toBe(false);
+    await pf.call('DELETE', `/api/portforward/rules/${key}`);
   });
 
   it('checks the whole config: listen-port conflicts (409) and the proxy-count limit', async () => {
@@ -112,7 +139,7 @@ describe('port-forwarding API', () => {
     await pf.call('DELETE', `/api/portforward/rules/${key}`);
   });
 
-  it('CRUD: create assigns a key, get, update keeps the TLS key when it is not sent again, delete', async () => {
+  it('CRUD: create assigns a key, get, update, delete', async () => {
     const port = await freePort();
     const created = await pf.addRule({ ...good(port), name: 'crud' });
     expect(created.key).toMatch(/^[A-Za-z0-9]{16}$/);
@@ -183,5 +210,49 @@ describe('port-forwarding API', () => {
     expect(p.settings).toMatchObject({ enabled: true, maxUdpSessions: 77, maxTcpConnections: 1024 });
     const { portforwardConfigSchema } = await import('@lucky/shared');
     expect(portforwardConfigSchema.parse({})).toMatchObject({ enabled: false, rules: [], ruleLimit: 128 });
+  });
+});
+
+describe('stored configs of older versions', () => {
+  it('load through the module migrations: an old rule without a per-address cap gets the default, then version 1 is saved', async () => {
+    const configDir = await tempDir();
+    const oldRule = {
+      key: 'OldRule000000001',
+      name: 'old',
+      forwardTypes: ['tcp4'],
+      listenAddress: '127.0.0.1',
+      listenPorts: String(await freePort()),
+      targetAddresses: ['127.0.0.1'],
+      targetPorts: '9',
+      perIpMaxConnections: 0,
+    };
+    // A config file as an older version left it: the slice has no `version`, the rule no idle time-out.
+    await (await startTestServer({ configDir })).close();
+    const file = path.join(configDir, 'lucky.json');
+    const doc = JSON.parse(await fs.readFile(file, 'utf8'));
+    doc.modules.portforward = { enabled: true, rules: [oldRule] };
+    await fs.writeFile(file, JSON.stringify(doc));
+    const s = await startTestServer({ configDir });
+    try {
+      const token = await s.login();
+      const rule = (await s.call('GET', `/api/portforward/rules/${oldRule.key}`, { token })).body.rule;
+      expect(rule).toMatchObject({
+        name: 'old',
+        perIpMaxConnections: 64,
+        tcpIdleTimeoutMs: 1_800_000,
+        state: 'running',
+      });
+      const saved = await s.call('PUT', '/api/portforward/settings', { token, body: { maxUdpSessions: 99 } });
+      expect(saved.body.ret, JSON.stringify(saved.body)).toBe(0);
+      const stored = s.server.core.store.get().modules.portforward as {
+        version: number;
+        rules: { perIpMaxConnections: number }[];
+      };
+      expect(stored.version).toBe(1);
+      expect(stored.rules[0].perIpMaxConnections).toBe(64);
+    } finally {
+      await s.close();
+      await fs.rm(configDir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,8 +15,8 @@ import {
   tcpServer,
   udpClient,
   udpEcho,
-  waitFor,
 } from './portforward-helpers.js';
+import { pause, waitFor } from './wait.js';
 
 let pf: Pf;
 let echo: Peer;
@@ -51,6 +51,7 @@ describe('limits', () => {
     const rule = await pf.rule(key);
     expect(rule.proxies[0].refused).toBe(1);
     expect(rule.lastLogs[0].text).toMatch(/refused 127\.0\.0\.1:\d+: rule limit of 2 TCP connections/);
+    expect(rule.lastLogs[0]).toMatchObject({ level: 3, code: 'ruleTcpLimit', params: { cap: 2 } });
     open[0].end();
     await waitFor(
       () => pf.rule(key),
@@ -198,7 +199,8 @@ describe('limits', () => {
       limitedOut: limited.received(),
       per: conns.map((x) => x.received()),
     };
-    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    // The measuring window: the rates are bytes over this much time, so the wait is the measurement.
+    await pause(WINDOW_MS);
     const ratio = (bytes: number, rate: number) => bytes / ((rate * WINDOW_MS) / 1000);
     const inRatio = ratio(counters.toTarget[0] - start.limitedIn, RATE);
     const outRatio = ratio(limited.received() - start.limitedOut, RATE);

@@ -11,8 +11,8 @@ import {
   ruleFields,
   startPf,
   tcpServer,
-  waitFor,
 } from './portforward-helpers.js';
+import { waitFor } from './wait.js';
 
 /** An echo server that prefixes its name, so a reply shows which target answered. */
 const namedEcho = (name: string) =>
@@ -98,22 +98,36 @@ describe('reload keeps what an edit does not touch', () => {
     const view = res.body.rule;
     expect(view.state).toBe('error');
     expect(view.error).toMatch(/1 of 2 port\(s\) not running: .*in use.*EADDRINUSE/);
+    expect(view.reason).toEqual({ code: 'portsFailed', params: { failed: 1, total: 2 } });
     const [bad, good] = view.proxies;
-    expect(bad).toMatchObject({ port: busy.port, state: 'error' });
+    expect(bad).toMatchObject({
+      port: busy.port,
+      state: 'error',
+      reason: { code: 'portInUse', params: { port: busy.port, address: `127.0.0.1:${busy.port}` } },
+    });
     expect(bad.error).toMatch(/EADDRINUSE/);
     expect(good).toMatchObject({ port: free, state: 'running' });
     expect(await echoOnce(free, 'ok')).toBe('t1:ok');
     expect(await echoOnce(other, 'ok')).toBe('t1:ok');
     expect((await pf.rule(otherKey)).state).toBe('running');
-    expect(view.lastLogs[0]).toMatchObject({ level: 2 });
+    expect(view.lastLogs[0]).toMatchObject({ level: 2, code: 'portInUse', params: { id: bad.id } });
     // The module reports it too, next to the module in the overview.
     const status = (await pf.call('GET', '/api/status')).body.data.modules.find(
       (m: { key: string }) => m.key === 'portforward',
     );
-    expect(status).toMatchObject({ key: 'portforward', state: 'running' });
+    expect(status).toMatchObject({
+      key: 'portforward',
+      state: 'running',
+      reason: { code: 'portsNotRunning', params: { count: 1 } },
+    });
     expect(status.error).toMatch(/could not be started/);
-    await pf.call('DELETE', `/api/portforward/rules/${res.body.key}`);
+    // Freed, and the rule saved again: the port is tried at once, and the log says it listens now.
     await busy.close();
+    const again = await edit(res.body.key, { name: 'freed' });
+    expect(again.proxies.map((p: { state: string }) => p.state)).toEqual(['running', 'running']);
+    expect(again.reason).toBeUndefined();
+    expect(again.lastLogs[0]).toMatchObject({ level: 4, code: 'listening', params: { id: bad.id } });
+    await pf.call('DELETE', `/api/portforward/rules/${res.body.key}`);
   });
 
   it('switching a rule off closes its ports and connections; on opens them again', async () => {
@@ -130,19 +144,41 @@ describe('reload keeps what an edit does not touch', () => {
     expect(await echoOnce(port, 'back')).toBe('t1:back');
   });
 
-  it('the global switch stops everything and starts it again', async () => {
+  it('the module switch (run by the supervisor) stops everything: disabled, no listener, no runtime; on again starts it', async () => {
     const port = await freePort();
-    await pf.addRule(rule(String(port), t1));
+    const { key } = await pf.addRule(rule(String(port), t1));
     const open = await connect(port);
     expect(await roundTrip(open, 'x')).toBe('t1:x');
-    const off = await pf.call('PUT', '/api/portforward/settings', { enabled: false });
-    expect(off.body.summary).toMatchObject({ enabled: false, proxies: 0, tcpConnections: 0 });
+    const state = async () =>
+      (await pf.call('GET', '/api/modules/status')).body.list.find((m: { key: string }) => m.key === 'portforward');
+
+    const off = await pf.call('PUT', '/api/modules/portforward/enabled', { enabled: false });
+    expect(off.body).toMatchObject({ ret: 0, status: { key: 'portforward', state: 'disabled', enabled: false } });
+    expect(await state()).toMatchObject({ state: 'disabled', enabled: false });
     await closedWithin(open);
     await expect(connect(port)).rejects.toThrow(/ECONNREFUSED/);
-    const list = (await pf.call('GET', '/api/portforward/rules')).body.list;
-    expect(list.every((r: { state: string }) => r.state === 'stopped')).toBe(true);
-    await pf.call('PUT', '/api/portforward/settings', { enabled: true });
+    // No runtime (so no timer or listener of the module), no port claimed.
+    expect(pf.s.server.core.modules.runtimeOf('portforward')).toBeUndefined();
+    expect(pf.s.server.core.ports.list().filter((c) => c.owner.module === 'portforward')).toEqual([]);
+    // The calls still answer: rules read as stopped, the module switch off, an empty log.
+    const list = (await pf.call('GET', '/api/portforward/rules')).body;
+    expect(list.summary).toMatchObject({ enabled: false, proxies: 0, tcpConnections: 0 });
+    expect(list.list.every((r: { state: string }) => r.state === 'stopped')).toBe(true);
+    expect((await pf.call('GET', `/api/portforward/rules/${key}/logs`)).body).toMatchObject({ ret: 0, total: 0 });
+    expect((await pf.call('GET', '/api/portforward/settings')).body.settings.enabled).toBe(false);
+    // An edit while off is saved, and listens nothing.
+    expect((await edit(key, { name: 'edited while off' })).state).toBe('stopped');
+    await expect(connect(port)).rejects.toThrow(/ECONNREFUSED/);
+
+    const on = await pf.call('PUT', '/api/modules/portforward/enabled', { enabled: true });
+    expect(on.body).toMatchObject({ ret: 0, status: { state: 'running', enabled: true } });
     expect(await echoOnce(port, 'again')).toBe('t1:again');
+    // The module's own settings call is the same switch.
+    const viaSettings = await pf.call('PUT', '/api/portforward/settings', { enabled: false });
+    expect(viaSettings.body.summary).toMatchObject({ enabled: false, proxies: 0 });
+    expect(await state()).toMatchObject({ state: 'disabled' });
+    await pf.call('PUT', '/api/portforward/settings', { enabled: true });
+    expect(await echoOnce(port, 'and again')).toBe('t1:and again');
   });
 
   it('deleting a rule closes its ports and drops its log', async () => {

@@ -14,8 +14,8 @@ import {
   sendRandom,
   startPf,
   tcpServer,
-  waitFor,
 } from './portforward-helpers.js';
+import { waitFor } from './wait.js';
 
 let pf: Pf;
 let echo: Peer;
@@ -71,6 +71,7 @@ describe('TCP forwarding', () => {
       const h = createHash('sha256');
       c.on('data', (d) => h.update(d));
       c.on('end', () => {
+        // Answer a little after the FIN, not in the same tick: the half-open connection must stay up.
         setTimeout(() => c.end(`digest:${h.digest('hex')}`), 50);
       });
     });

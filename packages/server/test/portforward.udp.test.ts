@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type Pf, sleep, startPf, udpClient, udpEcho, waitFor } from './portforward-helpers.js';
+import { freePort, type Pf, startPf, udpClient, udpEcho } from './portforward-helpers.js';
+import { pause, waitFor } from './wait.js';
 
 let pf: Pf;
 beforeAll(async () => {
@@ -50,9 +51,10 @@ describe('UDP forwarding', () => {
     const c = await udpClient('udp4');
     await c.ask('one', port);
     expect((await pf.rule(key)).sessions).toBe(1);
-    // Traffic keeps it alive past the time-out …
+    // Traffic keeps it alive past the time-out … (the pauses are the behaviour under test: 4 × 150 ms
+    // of traffic outlasts the 300 ms idle time-out)
     for (let i = 0; i < 4; i++) {
-      await sleep(150);
+      await pause(150);
       await c.ask('keep', port);
     }
     expect((await pf.rule(key)).sessions).toBe(1);

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSTALL_ROOT } from '../src/core/version.js';
 import { tempDir } from './harness.js';
+import { waitFor } from './wait.js';
 
 // These tests run the BUILT program (`npm test` builds first), as a user would.
 const ENTRY = path.join(INSTALL_ROOT, 'packages/server/dist/main.js');
@@ -22,20 +23,6 @@ async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function startProgram(args: string[]): ChildProcess {
@@ -58,7 +45,11 @@ describe('the built program', () => {
     const port = await freePort();
     const parent = startProgram(['-p', String(port), '-cd', dir, '--host', '127.0.0.1']);
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(async () => ((await fetch(`${base}/version`)).ok ? true : undefined));
+    await waitFor(async () => (await fetch(`${base}/version`)).ok, {
+      timeout: 15_000,
+      interval: 100,
+      what: 'the server',
+    });
     const login = await (
       await fetch(`${base}/api/login`, {
         method: 'POST',
@@ -70,10 +61,13 @@ describe('the built program', () => {
     const before = (await (await fetch(`${base}/api/info`, { headers: auth })).json()).info;
     expect(before.ConfigDir).toBe(dir);
     expect((await (await fetch(`${base}/api/reboot_program`, { headers: auth })).json()).ret).toBe(0);
-    const after = await waitFor(async () => {
-      const info = (await (await fetch(`${base}/api/info`, { headers: auth })).json()).info;
-      return info && info.PID !== before.PID ? info : undefined;
-    });
+    const after = await waitFor(
+      async () => {
+        const info = (await (await fetch(`${base}/api/info`, { headers: auth })).json()).info;
+        return info && info.PID !== before.PID ? info : undefined;
+      },
+      { timeout: 15_000, interval: 100, what: 'a new worker' },
+    );
     expect(after.StartTime > before.StartTime).toBe(true);
     expect(parent.exitCode).toBeNull();
     // The log dialog sees a new starttime after the restart.

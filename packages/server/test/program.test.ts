@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
+import { waitFor } from './wait.js';
 
 let s: TestServer;
 let token: string;
@@ -86,7 +87,7 @@ describe('program calls', () => {
     const before = s.restarts;
     const r = await s.call('GET', '/api/reboot_program', { token });
     expect(r.body.ret).toBe(0);
-    await new Promise((res) => setTimeout(res, 300));
+    await waitFor(() => s.restarts > before, { what: 'the restart' });
     expect(s.restarts).toBe(before + 1);
   });
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_FILE } from '../src/core/config/store.js';
 import { startTestServer, type TestServer, tempDir } from './harness.js';
-import { waitFor } from './portforward-helpers.js';
 import { type Backend, backend, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 let rp: Rp;
 let back: Backend;
@@ -247,7 +247,7 @@ describe('web service: coded log lines and reasons', () => {
     await new Promise<void>((done) => blocker.close(() => done()));
     const running = await waitFor(
       async () => (await rp.call('GET', `/api/reverseproxy/rules/${r.body.key}`)).body.rule.status,
-      (s) => s.state === 'running',
+      (s: { state: string; reason?: unknown }) => s.state === 'running',
       15_000,
     );
     expect(running.reason).toBeUndefined();

@@ -50,6 +50,7 @@ beforeAll(async () => {
     if (req.url === '/chunked') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first,');
+      // The rest a moment later, so the answer reaches the proxy in two reads.
       setTimeout(() => res.end('second'), 20);
       return;
     }
@@ -207,7 +208,8 @@ describe('direct HTTP/1.1 path', () => {
       socket.on('data', (d) => {
         bytes += d.length;
         if (writtenWhileStalled < 0 && bytes > 4 * MiB) {
-          // The client stops reading for a while: the back end must stop too, not the proxy buffer it all.
+          // The client stops reading for a while (the pause is the test): the back end must stop too,
+          // not the proxy buffer it all.
           writtenWhileStalled = 0;
           socket.pause();
           setTimeout(() => {

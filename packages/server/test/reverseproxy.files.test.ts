@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './harness.js';
 import { curl, curlBytes, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 let rp: Rp;
 let port: number;
@@ -92,20 +93,11 @@ describe('file server', () => {
   it('shows a changed file within a second (lookups are cached that long)', async () => {
     expect((await get(port, '/page.html', 'f.test')).body).toBe('<p>v1</p>');
     await fs.writeFile(path.join(root, 'page.html'), '<p>version 2</p>');
-    const until = Date.now() + 3000;
-    let body = '';
-    while (Date.now() < until && body !== '<p>version 2</p>') {
-      body = (await get(port, '/page.html', 'f.test')).body;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(body).toBe('<p>version 2</p>');
+    const page = () => get(port, '/page.html', 'f.test');
+    const opts = { timeout: 3000, interval: 100 };
+    await waitFor(page, (r) => r.body === '<p>version 2</p>', { ...opts, what: 'the changed file' });
     await fs.rm(path.join(root, 'page.html'));
-    let status = 200;
-    while (Date.now() < until + 2000 && status === 200) {
-      status = (await get(port, '/page.html', 'f.test')).status;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status).toBe(404);
+    await waitFor(page, (r) => r.status === 404, { ...opts, what: 'the removed file' });
   });
 
   it('lists directories when switched on, serves the default homepage, hides dot files', async () => {

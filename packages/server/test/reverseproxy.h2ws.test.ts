@@ -89,13 +89,19 @@ class FrameReader {
     }
   }
 
+  /** The next frame, once it is in (at most 10 s). */
   async next(): Promise<WsFrame> {
-    const deadline = Date.now() + 10_000;
-    while (this.frames.length === 0) {
-      if (Date.now() > deadline) throw new Error('no WebSocket frame within 10 s');
-      await new Promise<void>((r) => {
-        this.waiter = r;
-        setTimeout(r, 200);
+    if (this.frames.length === 0) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.waiter = undefined;
+          reject(new Error('no WebSocket frame within 10 s'));
+        }, 10_000);
+        this.waiter = () => {
+          clearTimeout(timer);
+          this.waiter = undefined;
+          resolve();
+        };
       });
     }
     return this.frames.shift() as WsFrame;

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64, makeCert } from './certs-helpers.js';
 import { type Backend, backend, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 const saved = { n: process.env.LUCKY_WEB_HELPERS, start: process.env.LUCKY_WEB_HELPERS_START };
@@ -66,12 +67,14 @@ async function owners(p: number): Promise<number[][]> {
 
 /** Wait until every connection to `p` is owned by exactly one process; the owners. */
 async function settledOwners(p: number, count: number): Promise<number[]> {
-  for (let i = 0; i < 50; i++) {
-    const o = await owners(p);
-    if (o.length === count && o.every((x) => x.length === 1)) return o.map((x) => x[0]);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`connections to ${p}: ${JSON.stringify(await owners(p))}\n${lastSs}`);
+  const o = await waitFor(
+    () => owners(p),
+    (o) => o.length === count && o.every((x) => x.length === 1),
+    { timeout: 5000, interval: 100, what: `${count} connections to ${p} with one owner each` },
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}\n${lastSs}`);
+  });
+  return o.map((x) => x[0]);
 }
 
 const alive = (pid: number) => {
@@ -106,12 +109,11 @@ beforeAll(async () => {
 
 /** The helper serves once the status counts it. */
 async function helperReady(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const st = await rp.call('GET', '/api/status');
-    if (JSON.stringify(st.body).includes('"helperProcesses":1')) return;
-    if (i === 99) throw new Error(`no helper process: ${JSON.stringify(st.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(
+    async () => JSON.stringify((await rp.call('GET', '/api/status')).body),
+    (body) => body.includes('"helperProcesses":1'),
+    { timeout: 10_000, interval: 100, what: 'a helper process' },
+  );
 }
 
 afterAll(async () => {
@@ -125,8 +127,7 @@ afterAll(async () => {
 
 /** Waits up to 5 s for process `pid` to end; whether it did. */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
+  return waitFor(() => !alive(pid), { timeout: 5000, interval: 50 }).catch(() => false);
 }
 
 let helperPid = 0;
@@ -153,12 +154,9 @@ describe('web service helper processes', () => {
       const texts: string[] = r.body.logs.map((l: { text: string }) => l.text);
       return paths.filter((path) => !texts.some((t) => t.includes(`http://p.test${path} 200`)));
     };
-    let missing = await logged();
-    for (let i = 0; i < 100 && missing.length; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      missing = await logged();
-    }
-    expect(missing).toEqual([]);
+    expect(
+      await waitFor(logged, (m) => m.length === 0, { timeout: 10_000, interval: 100, what: 'every path logged' }),
+    ).toEqual([]);
   });
 
   it('count the helper’s requests and bytes in the rule’s live figures', async () => {
@@ -166,21 +164,21 @@ describe('web service helper processes', () => {
       const list = (await rp.call('GET', '/api/reverseproxy/rules')).body.list;
       return list.find((x: { key: string }) => x.key === ruleKey).status.traffic as Record<string, number>;
     };
-    // Figures are taken once a second: wait until the earlier tests' requests are all in.
-    let before = await traffic();
-    for (let i = 0; i < 10; i++) {
-      await new Promise((r) => setTimeout(r, 1100));
-      const again = await traffic();
-      if (again.requests === before.requests) break;
-      before = again;
-    }
+    // Figures are taken once a second: wait until the earlier tests' requests are all in, i.e. two
+    // readings a sampling period apart agree (the poll interval is that period).
+    let last = -1;
+    const before = await waitFor(
+      traffic,
+      (t) => {
+        const steady = t.requests === last;
+        last = t.requests;
+        return steady;
+      },
+      { timeout: 12_000, interval: 1100, what: 'steady figures' },
+    );
     // New connections go to this process and the helper in turns: the helper takes most of them.
     for (let i = 0; i < 12; i++) expect((await get(port, `/counted-${i}`, 'p.test')).status).toBe(200);
-    let now = await traffic();
-    for (let i = 0; i < 50 && now.requests < before.requests + 12; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      now = await traffic();
-    }
+    const now = await waitFor(traffic, (t) => t.requests >= before.requests + 12, { timeout: 5000, interval: 100 });
     expect(now.requests - before.requests).toBe(12);
     expect(now.bytesOut - before.bytesOut).toBeGreaterThan(12 * 100);
   });

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { type Backend, backend, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 const MiB = 1024 * 1024;
 const BIG = 256 * MiB;
@@ -19,6 +20,8 @@ let deadUrl: string;
 let ruleKey: string;
 let subKeys: Map<string, string>;
 const aborted: string[] = [];
+/** Upload bytes the sink back end has received, all requests together. */
+let uploaded = 0;
 
 /** `total` bytes in 64 KiB chunks, made lazily so the test itself holds no big buffer. */
 function zeros(total: number): Readable {
@@ -52,6 +55,7 @@ beforeAll(async () => {
     let n = 0;
     req.on('data', (d: Buffer) => {
       n += d.length;
+      uploaded += d.length;
     });
     req.on('close', () => {
       if (!req.complete) aborted.push(`upload after ${n}`);
@@ -130,13 +134,12 @@ describe('reverse proxy', () => {
   it("shows the rule's live figures: connections open now, requests and bytes both ways", async () => {
     /** The rule's status.traffic once `ok` holds for it (figures are taken once a second). */
     const trafficWhen = async (ok: (t: Record<string, number>) => boolean) => {
-      for (let i = 0; i < 50; i++) {
+      const read = async (): Promise<Record<string, number> | undefined> => {
         const list = (await rp.call('GET', '/api/reverseproxy/rules')).body.list;
-        const t = list.find((x: { key: string }) => x.key === ruleKey).status.traffic;
-        if (t && ok(t)) return t;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the figures did not get there');
+        return list.find((x: { key: string }) => x.key === ruleKey).status.traffic;
+      };
+      const t = await waitFor(read, (t) => t !== undefined && ok(t), { interval: 100, what: 'the figures' });
+      return t!;
     };
     const before = await trafficWhen(() => true);
     for (let i = 0; i < 3; i++) {
@@ -259,8 +262,10 @@ describe('reverse proxy', () => {
       headers: { host: 'big.test', 'content-length': String(10 * MiB) },
     });
     req.on('error', () => {});
+    const start = uploaded;
     req.write(Buffer.alloc(MiB));
-    await new Promise((r) => setTimeout(r, 200));
+    // Disconnect mid-body: once the back end has the first bytes of it.
+    await waitFor(() => uploaded > start, { what: 'the upload at the back end' });
     req.destroy();
     const dl = http.get(
       { host: '127.0.0.1', port, path: `/download?size=${BIG}`, headers: { host: 'big.test' } },
@@ -269,8 +274,11 @@ describe('reverse proxy', () => {
       },
     );
     dl.on('error', () => {});
-    const until = Date.now() + 3000;
-    while (aborted.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(
+      () => aborted,
+      (a) => a.length >= 2,
+      { timeout: 3000, what: 'both aborts at the back end' },
+    );
     expect(aborted.some((x) => x.startsWith('upload after'))).toBe(true);
     expect(aborted).toContain('download');
   });

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curl, freePort, type Rp, startRp } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 let rp: Rp;
 let port: number;
@@ -22,18 +23,15 @@ let ruleKey: string;
 
 /** Resolves once something accepts connections on `p`. */
 async function listening(p: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((r) => {
+  const accepts = () =>
+    new Promise<boolean>((r) => {
       const s = net.connect(p, '127.0.0.1', () => {
         s.destroy();
         r(true);
       });
       s.on('error', () => r(false));
     });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nothing listens on ${p}`);
+  await waitFor(accepts, { timeout: 10_000, interval: 100, what: `a listener on ${p}` });
 }
 
 /** The text sub rule answers "client=<clientIP> remote=<remoteIP>". */

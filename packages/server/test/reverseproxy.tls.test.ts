@@ -8,9 +8,10 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type ClientOptions, WebSocket, WebSocketServer } from 'ws';
 import { b64, makeCert } from './certs-helpers.js';
 import { type Backend, backend, curl, freePort, get, type Rp, startRp } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 let rp: Rp;
@@ -20,7 +21,7 @@ let port13: number;
 let wss: WebSocketServer;
 
 function handshake(p: number, servername: string, extra: tls.ConnectionOptions = {}) {
-  return new Promise<{ san: string; alpn: string | false; version: string | null }>((resolve, reject) => {
+  return new Promise<{ san: string; alpn: string | false | null; version: string | null }>((resolve, reject) => {
     const c = tls.connect({ port: p, host: '127.0.0.1', servername, rejectUnauthorized: false, ...extra }, () => {
       resolve({ san: c.getPeerCertificate().subjectaltname ?? '', alpn: c.alpnProtocol, version: c.getProtocol() });
       c.destroy();
@@ -178,7 +179,8 @@ describe('TLS', () => {
         req.on('data', (d: Buffer) => {
           hash.update(d);
           bytes += d.length;
-          // Stop reading for a while once, with most of the answer still to come.
+          // Stop reading for a while once, with most of the answer still to come (the slow reader is
+          // the test: flow control must hold the back end meanwhile).
           if (!paused && bytes > 4 * 1024 * 1024) {
             paused = true;
             req.pause();
@@ -286,8 +288,13 @@ describe('TLS', () => {
         req.on('error', reject);
         req.end();
       });
-      for (let i = 0; i < 50 && !slowClosed.length; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(slowClosed).toEqual([true]);
+      expect(
+        await waitFor(
+          () => slowClosed,
+          (c) => c.length > 0,
+          { what: 'the back-end request closing' },
+        ),
+      ).toEqual([true]);
     } finally {
       session.close();
       await sum.close();
@@ -321,11 +328,13 @@ describe('TLS', () => {
   });
 
   it('tunnels websockets over TLS (wss) on the HTTP/2-enabled listener', async () => {
-    const ws = new WebSocket(`wss://127.0.0.1:${port}/`, {
+    // ws hands its options to tls.connect, so `servername` (SNI) works though its types leave it out.
+    const options: ClientOptions & Pick<tls.ConnectionOptions, 'servername'> = {
       servername: 'ws.two.test',
       headers: { host: 'ws.two.test' },
       rejectUnauthorized: false,
-    });
+    };
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/`, options);
     await new Promise((r, j) => {
       ws.once('open', r);
       ws.once('error', j);

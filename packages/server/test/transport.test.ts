@@ -14,7 +14,8 @@ function httpsGet(port: number, path: string): Promise<{ status: number; body: s
         body += c;
       });
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body, cert: peer.subject?.CN ?? '' });
+        const cn = peer.subject?.CN ?? '';
+        resolve({ status: res.statusCode ?? 0, body, cert: Array.isArray(cn) ? cn.join(',') : cn });
       });
     });
     req.on('error', reject);

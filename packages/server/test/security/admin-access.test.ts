@@ -10,6 +10,7 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, freePort, get, type Rp, startRp } from '../reverseproxy-helpers.js';
+import { waitFor } from '../wait.js';
 
 const run = promisify(execFile);
 const NS = `lkacc-${process.pid}`;
@@ -236,12 +237,12 @@ function publishedConsole(helpers: boolean) {
     });
     ctx.url = `http://${GATEWAY}:${webPort}`;
     if (helpers) {
-      for (let i = 0; ; i++) {
-        const st = await ctx.rp.call('GET', '/api/status');
-        if (JSON.stringify(st.body).includes('"helperProcesses":1')) break;
-        if (i === 100) throw new Error('no helper process');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const rp = ctx.rp;
+      await waitFor(
+        async () => JSON.stringify((await rp.call('GET', '/api/status')).body),
+        (body) => body.includes('"helperProcesses":1'),
+        { timeout: 10_000, interval: 100, what: 'a helper process' },
+      );
     }
   });
   afterAll(async () => {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSTALL_ROOT } from '../../src/core/version.js';
 import { startTestServer, type TestServer, tempDir } from '../harness.js';
+import { waitFor } from '../wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
 type Json = any;
@@ -151,9 +152,11 @@ describe('login throttle under concurrency', () => {
       const audited = core.audit.page(1, 1).total;
       const flood = startFlood(url, from, 400, kind);
       await flood.sent;
-      const until = Date.now() + 10_000;
-      while (core.audit.page(1, 1).total < audited + 5 && Date.now() < until)
-        await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => core.audit.page(1, 1).total >= audited + 5, {
+        timeout: 10_000,
+        interval: 5,
+        what: 'the first refusals of the flood',
+      });
       const started = performance.now();
       const owner = await login(url, '127.0.0.3', '666', undefined, AbortSignal.timeout(8_000)).catch((e) => ({
         status: 0,
@@ -293,16 +296,12 @@ async function startProgram(dir: string, port: number): Promise<{ child: ChildPr
   );
   children.push(child);
   const base = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const up = await fetch(`${base}/version`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { child, base };
-    if (Date.now() > end || child.exitCode !== null) throw new Error('the program did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const state = await waitFor(
+    async () => (child.exitCode !== null ? 'exited' : (await fetch(`${base}/version`)).ok ? 'up' : undefined),
+    { timeout: 15_000, interval: 100, what: 'the program answering' },
+  );
+  if (state === 'exited') throw new Error('the program did not start');
+  return { child, base };
 }
 
 describe('TOTP replay across a restart of the built program', () => {

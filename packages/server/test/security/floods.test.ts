@@ -20,9 +20,9 @@ import {
   roundTrip,
   startPf,
   tcpRule as tcpRuleTo,
-  waitFor,
 } from '../portforward-helpers.js';
 import { type Backend, backend, freePort, type Rp, startRp } from '../reverseproxy-helpers.js';
+import { waitFor } from '../wait.js';
 
 const run = promisify(execFile);
 const FLOODER = new URL('./flooder.mjs', import.meta.url).pathname;

@@ -1,8 +1,12 @@
-// The dynamic DNS module (`ddns`): config slice (global settings + tasks), request and
-// response shapes. Validation messages are stable codes (`DdnsErrorCode`) that the web
-// translates under `ddns.err.<code>`; the server answers `{ret, msg, field, code, params}`.
+// The dynamic DNS module (`ddns`): config slice (the module switch, global settings, tasks), its
+// issue codes, secret paths, request bodies and the views every GET answers. Field problems are
+// the codes of DDNS_MESSAGES (`ddns.err_<code>` in the browser); what the runtime says about a
+// task — domain statuses, IP errors, webhook results, task log lines — is code + params + English
+// (DDNS_REASONS → `ddns.reason_<code>`, DDNS_LOG_MESSAGES → `ddns.log_<code>`).
 import { z } from 'zod';
-import { isIp, isIpv4, isIpv6 } from '../net.js';
+import { type CodedText, fillTemplate, type LogEntryView } from '../contract/coded.js';
+import { moduleSwitchShape } from '../contract/switch.js';
+import { isDnsName, isDnsServer, isHostPort, isHttpUrl, isMac } from '../net.js';
 import {
   DDNS_HTTP_METHODS,
   DDNS_PROVIDER_INFO,
@@ -12,7 +16,7 @@ import {
   type DdnsSyncStatus,
   TSIG_ALGORITHMS,
 } from './ddnsConstants.js';
-import { classifyIssue, describeGenericIssue, type FieldIssue, GENERIC_ISSUE_MESSAGES } from './fieldIssue.js';
+import { GENERIC_ISSUE_MESSAGES, issueKit } from './fieldIssue.js';
 import { SECRET_MASK } from './secretText.js';
 
 export * from './ddnsConstants.js';
@@ -36,6 +40,8 @@ export const DDNS_LIMITS = {
   name: { max: 64 },
   /** Histories kept per task and per domain. */
   history: { max: 10 },
+  /** Lines of a task's log kept while the module runs. */
+  logLines: { max: 100 },
 } as const;
 
 /** English text of each code; the web has its own translations under the same keys. */
@@ -76,25 +82,94 @@ export const DDNS_MESSAGES = {
 } as const;
 export type DdnsErrorCode = keyof typeof DDNS_MESSAGES;
 
+/** The module's issue vocabulary: the registry and the supervisor name refusals with it. */
+export const ddnsIssues = issueKit(DDNS_MESSAGES);
+
 /**
- * Why a domain was not synced (the spec's error topics), as `code` of a domain status or a
- * webhook result; the web translates them under `ddns.status.<code>`.
+ * What the runtime says about a task, in English with `{name}` placeholders; the browser shows
+ * `ddns.reason_<code>`. The first group are the spec's error topics (a domain status, an IP
+ * error); the others say what went wrong in one step, where an address came from, or what a
+ * status means for one record. Two params are never placeholders: `cause` (the reason or list
+ * of reasons behind this one) and `detail` (text from outside the program: a provider's answer,
+ * a system error, a command's output) follow the text, after ": ".
  */
-export const DDNS_RUNTIME_MESSAGES = {
+export const DDNS_REASONS = {
   allUrlsFailed: 'all public-IP query interfaces failed, check the interfaces or the network',
   ipSelectNoMatch: 'IP selection does not match any IP',
   interfaceError: 'error getting the IP from the network card or interface',
   commandFailed: 'command execution error',
-  odhcpdNoLease: 'no lease of the chosen devices in the odhcpd file',
-  odhcpdReadError: 'cannot read the odhcpd lease file',
-  unsupportedIpMethod: 'unsupported IP method',
-  unknownProvider: 'unknown DNS provider',
-  unsupportedType: 'unsupported type',
-  domainInvalid: 'invalid domain line',
+  odhcpdNoLease: 'no live IPv{family} lease of the chosen devices in the odhcpd file',
+  odhcpdReadError: 'cannot read the odhcpd lease file {file}',
+  unsupportedIpMethod: 'unsupported IP method {method}',
+  unknownProvider: 'unknown DNS provider {provider}',
+  domainInvalid: 'invalid domain line {line}',
   providerError: 'the DNS provider refused the change',
   webhookCallError: 'webhook call error',
+  // One step of getting the address.
+  noUrls: 'no URL to ask',
+  urlHttpStatus: '{url}: HTTP {status}',
+  urlNoAddress: '{url}: no IPv{family} address in the answer',
+  urlRedirects: '{url}: too many redirects',
+  urlFailed: '{url}',
+  interfaceMissing: 'network card {name} not found or it has no IPv{family} address',
+  ipRuleInvalid: 'the IP selection rule {rule} is not valid',
+  commandTimeout: 'no result within {seconds} s',
+  commandExit: 'exit code {exitCode}',
+  commandSignal: 'killed by {signal}',
+  commandNoAddress: 'no IPv{family} address in the output',
+  commandStartFailed: 'the command could not start',
+  checkStopped: 'the check was stopped',
+  // Where the address came from.
+  fromUrl: '{url}',
+  fromInterface: 'network card {name}',
+  fromCommand: 'the command',
+  fromOdhcpd: 'the odhcpd lease file',
+  // What a record's status means.
+  recordHolds: '{fqdn} already holds {ip}',
+  dnsAnswers: '{server} answers {ip}',
+  providerHolds: "the provider's record already holds {ip}",
+  recordCreated: 'created {type} {ip}',
+  recordUpdated: 'updated {type} {ip}',
+  answerNotSuccess: 'HTTP {status}: the answer is not a success',
+  webhookOk: 'the call succeeded',
 } as const;
-export type DdnsRuntimeCode = keyof typeof DDNS_RUNTIME_MESSAGES;
+export type DdnsReasonCode = keyof typeof DDNS_REASONS;
+
+/** Lines of a task's log (`ddns.log_<code>`), same placeholders and `cause` / `detail` rule. */
+export const DDNS_LOG_MESSAGES = {
+  ipGot: 'IP {ip} (from {from})',
+  ipChanged: 'IP {ip} (from {from}), was {prev}',
+  ipFailed: 'getting the IP failed',
+  dnsCheckFailed: '{fqdn}: DNS check failed, asking the provider',
+  recordCreated: '{fqdn}: created {type} {ip}',
+  recordUpdated: '{fqdn}: updated {type} {ip}',
+  updateFailed: '{fqdn}: update failed',
+  webhookFailed: 'webhook call failed after {attempts} attempts',
+  checkFailed: 'check failed',
+} as const;
+export type DdnsLogCode = keyof typeof DDNS_LOG_MESSAGES;
+
+const isCodedText = (v: unknown): v is CodedText =>
+  typeof v === 'object' && v !== null && typeof (v as CodedText).code === 'string' && 'text' in v;
+
+/** English of a template with its params: coded params by their text, then `cause` and `detail`. */
+function english(template: string, params: Record<string, unknown>): string {
+  const flat: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) flat[k] = isCodedText(v) ? v.text : v;
+  const causes = params.cause === undefined ? [] : ([] as unknown[]).concat(params.cause).filter(isCodedText);
+  const tail = [causes.map((c) => c.text).join('; '), typeof params.detail === 'string' ? params.detail : ''];
+  return [fillTemplate(template, flat), ...tail.filter(Boolean)].join(': ');
+}
+
+/** A reason of this module with its English text. */
+export function ddnsReason(code: DdnsReasonCode, params: Record<string, unknown> = {}): CodedText {
+  return { code, params, text: english(DDNS_REASONS[code], params) };
+}
+
+/** A task log line: code, params and the English line. */
+export function ddnsLogLine(code: DdnsLogCode, params: Record<string, unknown> = {}): CodedText {
+  return { code, params, text: english(DDNS_LOG_MESSAGES[code], params) };
+}
 
 const L = DDNS_LIMITS;
 const int = (r: { min: number; max: number; default: number }) =>
@@ -114,15 +189,6 @@ const METHOD_OR_NONE = ['', ...DDNS_HTTP_METHODS] as const;
 
 // ---- field checks (also used by the form) --------------------------------------------------
 
-const LABEL = /^(?!-)[a-z0-9_\u00a1-\uffff-]{1,63}(?<!-)$/i;
-/** A DNS name; `*` only as the whole first label. */
-export function isDnsName(name: string): boolean {
-  const n = name.endsWith('.') ? name.slice(0, -1) : name;
-  if (n.length === 0 || n.length > 253) return false;
-  const labels = n.split('.');
-  return labels.every((l, i) => (i === 0 && l === '*') || LABEL.test(l));
-}
-
 /**
  * Syntax of one domain line: `name.example.com`, `sub:example.com` (explicit split; `@` or
  * empty sub = the apex), each optionally followed by `?key=value&…` provider options.
@@ -137,41 +203,6 @@ export function isDomainLine(line: string): boolean {
   const root = host.slice(colon + 1).trim();
   if (!isDnsName(root) || root.includes('*')) return false;
   return sub === '' || sub === '@' || isDnsName(sub);
-}
-
-export function isHttpUrl(s: string): boolean {
-  // No URL class here (the shared package has neither DOM nor node types): scheme, host, rest.
-  const m = /^https?:\/\/([^/?#\s@]+@)?(\[[0-9a-fA-F:.]+\]|[^/?#\s:@]+)(:\d{1,5})?([/?#]\S*)?$/i.exec(s);
-  if (!m) return false;
-  const host = m[2].startsWith('[') ? m[2].slice(1, -1) : m[2];
-  if (m[2].startsWith('[') ? !isIpv6(host) : !(isIpv4(host) || isDnsName(host))) return false;
-  return m[3] === undefined || (Number(m[3].slice(1)) >= 1 && Number(m[3].slice(1)) <= 65535);
-}
-
-/** `host:port` / `[v6]:port` with a port 1–65535 (proxy addresses). */
-export function isHostPort(s: string, portRequired = true): boolean {
-  const m = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(s);
-  if (!m) return portRequired ? false : isIpv6(s);
-  const host = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
-  if (m[1].startsWith('[') && !isIpv6(host)) return false;
-  if (!m[1].startsWith('[') && !isIpv4(host) && !isDnsName(host)) return false;
-  if (m[2] === undefined) return !portRequired;
-  const port = Number(m[2]);
-  return port >= 1 && port <= 65535;
-}
-
-/** DNS server for the resolver check: an IP literal with an optional port. */
-export function isDnsServer(s: string): boolean {
-  if (isIp(s)) return true;
-  const m = /^(\[[^\]]+\]|[\d.]+):(\d{1,5})$/.exec(s);
-  if (!m) return false;
-  const host = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
-  const port = Number(m[2]);
-  return (m[1].startsWith('[') ? isIpv6(host) : isIpv4(host)) && port >= 1 && port <= 65535;
-}
-
-export function isMac(s: string): boolean {
-  return /^[0-9a-f]{2}([:-]?)[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i.test(s);
 }
 
 /** The IP-selection rule of core/net/ipSelect: number, -number, wildcard, or a regular expression. */
@@ -421,8 +452,8 @@ export const ddnsTaskInputSchema = z.object(taskShape).superRefine(checkTask);
 export const ddnsTaskSchema = z.object({ key: z.string().regex(TASK_KEY), ...taskShape }).superRefine(checkTask);
 
 const settingsShape = {
-  /** Service switch: off stops every task. */
-  enabled: z.boolean().default(false),
+  /** The module switch (default off), run by the supervisor: off, no task runs and no timer is set. */
+  ...moduleSwitchShape(false),
   /** Seconds after program start before the first check. */
   firstCheckDelay: int(L.firstCheckDelay),
   /** Seconds between checks of every task. */
@@ -443,23 +474,62 @@ const settingsShape = {
   webhook: ddnsWebhookSchema.prefault({}),
 };
 
-/** Global settings (PUT /api/ddns/settings), without the tasks. */
+/** Global settings (the settings dialog), without the tasks. */
 export const ddnsSettingsSchema = z.object(settingsShape);
-/** The module's config slice; `{}` parses to the service switched off with no tasks. */
+/** The module's config slice; `{}` parses to the module switched off with no tasks. */
 export const ddnsConfigSchema = z.object({
   ...settingsShape,
   tasks: z.array(ddnsTaskSchema).max(L.tasks.max).default([]),
 });
 
+/**
+ * PUT /api/ddns/settings: any subset of the settings. The fields carry no defaults here, so a
+ * field left out keeps its stored value instead of being reset.
+ */
+export const ddnsSettingsPatchSchema = z.object({
+  enabled: settingsShape.enabled.unwrap().optional(),
+  firstCheckDelay: settingsShape.firstCheckDelay.unwrap().optional(),
+  interval: settingsShape.interval.unwrap().optional(),
+  multiLevelSuffixes: settingsShape.multiLevelSuffixes.unwrap().optional(),
+  webhook: ddnsWebhookSchema.optional(),
+});
+
+/** Whole-value secrets of the slice: read as SECRET_MASK, kept when sent back so (the supervisor). */
+export const DDNS_SECRETS = [
+  'webhook.proxy.password',
+  'tasks.*.dns.secret',
+  'tasks.*.proxy.password',
+  'tasks.*.webhook.proxy.password',
+] as const;
+
+/**
+ * Free text that may hold secrets in parts (URLs, header lines, bodies): masked part by part by
+ * secretText.ts, the stored parts put back on save by the module (never into a URL whose host
+ * changed).
+ */
+export const DDNS_FREE_TEXT_SECRETS = [
+  'webhook.url',
+  'webhook.headers',
+  'webhook.body',
+  'tasks.*.dns.server',
+  'tasks.*.dns.callback.url',
+  'tasks.*.dns.callback.headers',
+  'tasks.*.dns.callback.body',
+  'tasks.*.ipSource.urls',
+  'tasks.*.webhook.url',
+  'tasks.*.webhook.headers',
+  'tasks.*.webhook.body',
+] as const;
+
 export type DdnsWebhook = z.infer<typeof ddnsWebhookSchema>;
 export type DdnsTaskInput = z.input<typeof ddnsTaskInputSchema>;
+export type DdnsTaskInputParsed = z.infer<typeof ddnsTaskInputSchema>;
 export type DdnsTask = z.infer<typeof ddnsTaskSchema>;
 export type DdnsSettings = z.infer<typeof ddnsSettingsSchema>;
+export type DdnsSettingsPatch = z.infer<typeof ddnsSettingsPatchSchema>;
 export type DdnsConfig = z.infer<typeof ddnsConfigSchema>;
 export type DdnsRecordType = (typeof DDNS_RECORD_TYPES)[number];
 
-/** PUT /api/ddns/tasks/:key/enable */
-export const ddnsEnableSchema = z.object({ enabled: z.boolean() });
 /** POST /api/ddns/webhook/test: the webhook as the dialog holds it (checked as if switched on), and its task. */
 export const ddnsWebhookTestBodySchema = z.object({
   webhook: ddnsWebhookTestSchema,
@@ -467,20 +537,14 @@ export const ddnsWebhookTestBodySchema = z.object({
   key: z.string().max(32).default(''),
 });
 
-/** A validation problem as the API answers it and the form shows it. */
-export type DdnsIssue = FieldIssue<DdnsErrorCode>;
+/** POST /api/ddns/tasks/:key/sync — `wait=1` answers when the check is done. */
+export const ddnsSyncQuerySchema = z.object({ wait: z.stringbool().default(false) });
 
-/** Turns a zod issue of these schemas into field + stable code + English text. */
-export function ddnsIssue(issue: z.core.$ZodIssue): DdnsIssue {
-  const c = classifyIssue(issue, DDNS_MESSAGES) as Omit<DdnsIssue, 'msg'>;
-  return { ...c, msg: describeDdnsCode(c.code, c.params) };
-}
-
-/** English message for a code, with its numbers filled in. */
-export function describeDdnsCode(code: DdnsErrorCode, params: Record<string, unknown> = {}): string {
-  const base: string = DDNS_MESSAGES[code];
-  return describeGenericIssue(code, params, base);
-}
+/** GET /api/ddns/tasks/:key/logs — newest first; a task keeps its last DDNS_LIMITS.logLines lines. */
+export const ddnsLogsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
+});
 
 // ---- responses -------------------------------------------------------------------------------
 
@@ -488,7 +552,7 @@ export interface DdnsDomainHistory {
   status: DdnsSyncStatus;
   /** ISO 8601, UTC. */
   time: string;
-  msg?: string;
+  reason?: CodedText;
 }
 
 export interface DdnsDomainState {
@@ -502,9 +566,8 @@ export interface DdnsDomainState {
   status: DdnsSyncStatus;
   /** When the status was set (absent while waiting). */
   time?: string;
-  /** `DdnsRuntimeCode` when the status has a reason the web can translate. */
-  code?: DdnsRuntimeCode;
-  msg: string;
+  /** What the status means for this record, or why it failed (DDNS_REASONS). */
+  reason?: CodedText;
   /** Newest first, at most 10 changes. */
   history: DdnsDomainHistory[];
 }
@@ -516,7 +579,8 @@ export interface DdnsWebhookResult {
   target: 'task' | 'global';
   attempts: number;
   status?: number;
-  msg: string;
+  /** webhookOk, or webhookCallError with its cause. */
+  reason: CodedText;
 }
 
 export interface DdnsTaskState {
@@ -525,7 +589,8 @@ export interface DdnsTaskState {
   /** The last address got ('' = none yet, or getting it failed). */
   ip: string;
   ipTime?: string;
-  ipError?: { code: DdnsRuntimeCode; msg: string };
+  /** Why the last attempt to get the address failed (one of the IP topics, with its cause). */
+  ipError?: CodedText;
   lastCheck?: string;
   /** Last time every record was checked with the provider. */
   lastForcedSync?: string;
@@ -540,39 +605,47 @@ export interface DdnsTaskView extends DdnsTask {
   state: DdnsTaskState;
 }
 
-export interface DdnsLogEntry {
-  time: string;
-  level: 'error' | 'warn' | 'info';
-  text: string;
-}
+/** A task log line: code + params (DDNS_LOG_MESSAGES) and the English text. */
+export type DdnsLogEntry = LogEntryView;
 
+/** GET /api/ddns/tasks */
 export interface DdnsTaskListResponse {
   ret: 0;
+  /** The module switch. */
   enabled: boolean;
   list: DdnsTaskView[];
 }
+/** GET /api/ddns/tasks/:key, and the answer of every call that changes one task. */
 export interface DdnsTaskResponse {
   ret: 0;
   task: DdnsTaskView;
 }
+/** POST /api/ddns/tasks */
+export interface DdnsTaskAddResponse extends DdnsTaskResponse {
+  key: string;
+}
+/** GET /api/ddns/tasks/:key/logs (empty while the module is off: the log lives in the running module). */
+export interface DdnsLogsResponse {
+  ret: 0;
+  total: number;
+  logs: DdnsLogEntry[];
+  page: number;
+  pageSize: number;
+}
+/** GET and PUT /api/ddns/settings (secrets masked). */
 export interface DdnsSettingsResponse {
   ret: 0;
   settings: DdnsSettings;
 }
+/** POST /api/ddns/webhook/test */
 export interface DdnsWebhookTestResponse {
   ret: 0;
   ok: boolean;
   status?: number;
-  msg: string;
+  /** webhookOk, or webhookCallError with its cause. */
+  reason: CodedText;
   /** The answer's body (first 4 KB). */
   response: string;
-}
-export interface DdnsErrorResponse {
-  ret: number;
-  msg: string;
-  field?: string;
-  code?: DdnsErrorCode;
-  params?: Record<string, unknown>;
 }
 
 /** A new task as the add dialog starts it. */

@@ -1,9 +1,12 @@
 // The port-forwarding module (`portforward`): config slice, rule schema, request and response
-// shapes. Validation messages are stable codes (`PortforwardErrorCode`) that the web translates
-// under `portforward.err.<code>`; the server answers them as `{ret, msg, field, code, params}`.
+// shapes, and its words: issue codes (`PORTFORWARD_MESSAGES`, the UI's `portforward.err_<code>`),
+// log line codes (`portforward.log_<code>`) and reasons (`portforward.reason_<code>`), each with
+// its English text. The server answers refusals as `{ret, msg, field, code, params}`.
 import { z } from 'zod';
-import { isCidrOrIp, isIp } from '../net.js';
-import { classifyIssue, describeGenericIssue, type FieldIssue, GENERIC_ISSUE_MESSAGES } from './fieldIssue.js';
+import type { Coded, LogEntryView } from '../contract/coded.js';
+import { moduleSwitchShape } from '../contract/switch.js';
+import { isCidrOrIp, isIp, isTargetAddress } from '../net.js';
+import { type GenericIssueCode, issueKit } from './fieldIssue.js';
 import {
   bindFor,
   FORWARD_TYPES,
@@ -54,7 +57,11 @@ export const TLS_MODES = ['none', 'terminate', 'originate'] as const;
 export const DEFAULT_FORWARD_TYPES: readonly ForwardType[] = ['tcp'];
 export const ACCESS_MODES = ['off', 'whitelist', 'blacklist'] as const;
 
-/** English text of each validation code; the web has its own translations under the same keys. */
+/**
+ * The module's issue codes with their English text (`{name}` filled from the params); the
+ * schemas use the codes as zod messages, the UI translates `portforward.err_<code>`. zod's own
+ * checks answer the generic codes (tooSmall, tooBig, invalidType, invalidValue, invalid).
+ */
 export const PORTFORWARD_MESSAGES = {
   typesRequired: 'choose at least one forwarding type',
   typesOverlap: 'tcp already covers tcp4 and tcp6 (and udp covers udp4 and udp6)',
@@ -63,12 +70,12 @@ export const PORTFORWARD_MESSAGES = {
   portsRequired: 'the port cannot be empty',
   listenPortsRequired: 'listening port cannot be empty',
   targetPortsRequired: 'target port cannot be empty',
-  portListInvalid: 'ports are a comma list of 1-65535 and ranges a-b with a < b',
-  portListDuplicate: 'a port is listed twice',
-  targetPortsCount: 'give one target port, or as many target ports as listening ports',
+  portListInvalid: 'ports are a comma list of 1-65535 and ranges a-b with a < b ({token})',
+  portListDuplicate: 'a port is listed twice ({token})',
+  targetPortsCount: 'give one target port, or as many target ports as listening ports ({count})',
   targetAddressRequired: 'target address cannot be empty',
   targetAddressInvalid: 'not an IP address or host name',
-  forwardLoop: 'the target is this rule’s own listening port',
+  forwardLoop: 'the target is this rule’s own listening port {port}',
   accessListInvalid: 'not an IP address or CIDR',
   accessListRequired: 'a whitelist needs at least one address',
   tlsNeedsTcp: 'TLS options need a TCP forwarding type',
@@ -76,26 +83,28 @@ export const PORTFORWARD_MESSAGES = {
   tlsCertRequired: 'a private key needs its certificate',
   tlsPairInvalid: 'the certificate and key are not a valid PEM pair',
   tlsCaInvalid: 'the CA certificate is not valid PEM',
-  ruleLimitExceeded: 'too many proxies (forward types × ports over all rules)',
-  portConflict: 'this port is already used by another rule',
+  ruleLimitExceeded: 'too many proxies (forward types × ports over all rules): {count} of at most {limit}',
+  portConflict: '{protocol} port {port} is already used by rule {rule}',
   ruleNotFound: 'no such rule',
-  ...GENERIC_ISSUE_MESSAGES,
 } as const;
-export type PortforwardErrorCode = keyof typeof PORTFORWARD_MESSAGES;
+export type PortforwardIssueCode = keyof typeof PORTFORWARD_MESSAGES;
+/** Every code a port-forwarding refusal can carry: the module's own and the generic ones. */
+export type PortforwardErrorCode = PortforwardIssueCode | GenericIssueCode;
+/** The module's issue vocabulary (the route registry answers refusals with it). */
+export const portforwardIssues = issueKit(PORTFORWARD_MESSAGES);
+
+/** Whole-value secrets of the slice: read as SECRET_MASK, kept when sent back so. */
+export const PORTFORWARD_SECRETS = ['rules.*.tlsKey'] as const;
 
 const L = PORTFORWARD_LIMITS;
 const int = (r: { min: number; max: number; default: number }) =>
   z.number().int().min(r.min).max(r.max).default(r.default);
 
-const HOST_NAME =
-  /^(?=.{1,253}\.?$)[a-zA-Z0-9_](?:[a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9_](?:[a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)*\.?$/;
-/** IPv4, IPv6 (brackets allowed and removed) or a DNS host name. */
-export const isTargetAddress = (s: string): boolean => isIp(s) || (HOST_NAME.test(s) && !/^[\d.]+$/.test(s));
 const unbracket = (s: string) => (s.startsWith('[') && s.endsWith(']') ? s.slice(1, -1) : s);
 
 const settingsShape = {
-  /** Module switch: off stops every listener. */
-  enabled: z.boolean().default(false),
+  /** The module switch (run by the supervisor): off, no rule listens. */
+  ...moduleSwitchShape(false),
   ruleLimit: int(L.ruleLimit),
   maxTcpConnections: int(L.maxTcpConnections),
   maxUdpSessions: int(L.maxUdpSessions),
@@ -164,7 +173,7 @@ type RuleFields = z.infer<z.ZodObject<typeof ruleShape>>;
 
 /** Checks between fields of one rule; messages are codes. */
 function checkRule(r: RuleFields, ctx: z.RefinementCtx): void {
-  const add = (path: string, message: PortforwardErrorCode, params?: Record<string, unknown>) =>
+  const add = (path: string, message: PortforwardIssueCode, params?: Record<string, unknown>) =>
     ctx.addIssue({ code: 'custom', path: [path], message, params });
   const types = new Set<ForwardType>(r.forwardTypes);
   if (
@@ -198,43 +207,34 @@ const RULE_KEY = /^[A-Za-z0-9]{1,32}$/;
 export const portforwardRuleInputSchema = z.object(ruleShape).superRefine(checkRule);
 /** A stored rule. */
 export const portforwardRuleSchema = z.object({ key: z.string().regex(RULE_KEY), ...ruleShape }).superRefine(checkRule);
-/** Global settings (PUT /api/portforward/settings), without the rules. */
+/** Global settings, without the rules. */
 export const portforwardSettingsSchema = z.object(settingsShape);
-/**
- * Rules saved before a rule had a per-address cap by default (it was 0, no cap) and an idle
- * time-out: such a rule has no `tcpIdleTimeoutMs`, and gets the default cap new rules get, so an
- * upgrade does not leave one address able to hold every slot of an old rule. A cap of 0 chosen
- * since then (the rule has `tcpIdleTimeoutMs`) stays 0.
- */
-function capRulesSavedBeforeDefaults(slice: unknown): unknown {
-  if (!slice || typeof slice !== 'object' || !Array.isArray((slice as { rules?: unknown }).rules)) return slice;
-  const rules = (slice as { rules: unknown[] }).rules.map((r) =>
-    r &&
-    typeof r === 'object' &&
-    !('tcpIdleTimeoutMs' in r) &&
-    (r as { perIpMaxConnections?: unknown }).perIpMaxConnections === 0
-      ? { ...r, perIpMaxConnections: L.rulePerIpMaxConnections.default }
-      : r,
-  );
-  return { ...slice, rules };
+
+/** A shape's fields without their defaults, each optional: a body that changes only what it names. */
+type PatchShape<T extends z.ZodRawShape> = {
+  [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer I extends z.ZodType> ? I : T[K]>;
+};
+function patchShape<T extends z.ZodRawShape>(shape: T): PatchShape<T> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([k, v]) => [k, z.optional(v instanceof z.ZodDefault ? v.unwrap() : v)]),
+  ) as PatchShape<T>;
 }
 
+/** PUT /api/portforward/settings: any subset of the global settings (the switch included). */
+export const portforwardSettingsPatchSchema = z.object(patchShape(settingsShape));
+
 /** The module's config slice; `{}` parses to the module switched off with no rules. */
-export const portforwardConfigSchema = z.preprocess(
-  capRulesSavedBeforeDefaults,
-  z.object({
-    ...settingsShape,
-    rules: z.array(portforwardRuleSchema).max(L.ruleLimit.max).default([]),
-  }),
-);
+export const portforwardConfigSchema = z.object({
+  ...settingsShape,
+  rules: z.array(portforwardRuleSchema).max(L.ruleLimit.max).default([]),
+});
 
 export type PortforwardRuleInput = z.input<typeof portforwardRuleInputSchema>;
 export type PortforwardRule = z.infer<typeof portforwardRuleSchema>;
 export type PortforwardSettings = z.infer<typeof portforwardSettingsSchema>;
+export type PortforwardSettingsPatch = z.infer<typeof portforwardSettingsPatchSchema>;
 export type PortforwardConfig = z.infer<typeof portforwardConfigSchema>;
 
-/** PUT /api/portforward/rules/:key/enable */
-export const portforwardEnableSchema = z.object({ enabled: z.boolean() });
 /** GET /api/portforward/rules/:key/logs — `order` newest (default) or oldest first. */
 export const portforwardLogsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -242,25 +242,60 @@ export const portforwardLogsQuerySchema = z.object({
   order: z.enum(['newest', 'oldest']).default('newest'),
 });
 
-/** A validation problem as the API answers it and the form shows it. */
-export type PortforwardIssue = FieldIssue<PortforwardErrorCode>;
+// ---- words the runtime writes: reasons and log lines (code + params + English) -----------------
 
-/** Turns a zod issue of these schemas into field + stable code + English text. */
-export function portforwardIssue(issue: z.core.$ZodIssue): PortforwardIssue {
-  const c = classifyIssue(issue, PORTFORWARD_MESSAGES) as Omit<PortforwardIssue, 'msg'>;
-  return { ...c, msg: describePortforwardCode(c.code, c.params) };
-}
+/** Why a port could not be bound (core/net/bindPort.ts names them); port reasons and log lines. */
+export const BIND_REASON_CODES = ['portInUse', 'portPermission', 'addressMissing', 'bindFailed'] as const;
 
-/** English message for a code, with its numbers filled in. */
-export function describePortforwardCode(code: PortforwardErrorCode, params: Record<string, unknown> = {}): string {
-  const base: string = PORTFORWARD_MESSAGES[code];
-  if (code === 'ruleLimitExceeded') return `${base}: ${params.count} of at most ${params.limit}`;
-  if (code === 'portConflict') return `${params.protocol} port ${params.port} is already used by rule ${params.rule}`;
-  if ((code === 'portListInvalid' || code === 'portListDuplicate') && params.token) return `${base} (${params.token})`;
-  return describeGenericIssue(code, params, base);
-}
+/** States of a rule or the module, English; the UI translates `portforward.reason_<code>`. */
+export const PORTFORWARD_REASONS = {
+  portsFailed: '{failed} of {total} port(s) not running',
+  tlsPairInvalid: 'the certificate and key of the rule cannot be used: {detail}',
+  noCertificate: 'TLS without a pasted certificate is served from the certificate store, which has none',
+  portsNotRunning: '{count} port(s) or rule(s) could not be started; see the port-forwarding list',
+} as const;
+export type PortforwardReasonCode = keyof typeof PORTFORWARD_REASONS | (typeof BIND_REASON_CODES)[number];
 
-// ---- responses -------------------------------------------------------------------------------
+/**
+ * Log lines of a rule, English (`{name}` from the params); the UI translates
+ * `portforward.log_<code>`. `id` is the port (`tcp4@:8080`), `client` the client's address and port.
+ * Bind failures are logged with their bind code (BIND_REASON_CODES) and the core's English text.
+ */
+export const PORTFORWARD_LOG = {
+  listening: '{id}: listening now',
+  acceptError: '{id}: {detail}',
+  accessRevoked: '{id}: closing a connection from {ip}: no longer allowed by the access list',
+  notWhitelisted: '{id} refused {client}: the whitelist does not allow it',
+  blacklisted: '{id} refused {client}: the blacklist does not allow it',
+  globalTcpLimit: '{id} refused {client}: global limit of {cap} TCP connections',
+  globalUdpLimit: '{id} refused {client}: global limit of {cap} UDP sessions',
+  globalPerIpLimit: '{id} refused {client}: global limit of {cap} connections per client address',
+  ruleTcpLimit: '{id} refused {client}: rule limit of {cap} TCP connections',
+  ruleUdpLimit: '{id} refused {client}: rule limit of {cap} UDP sessions',
+  rulePerIpLimit: '{id} refused {client}: rule limit of {cap} connections per client address',
+  tlsHandshakeFailed: '{id} {client}: TLS with the client failed: {detail}',
+  noCertificate: '{id} {client}: the certificate store has no certificate for TLS, closing',
+  idleClosed: '{id} {client}: idle for {seconds} s, closing',
+  noTarget: '{id} {client}: no target answered ({targets}), closing',
+  targetFailed: '{id} {client}: target {target} failed: {detail}',
+  opened: '{id} {client} → {target} open',
+  clientError: '{id} {client}: client error {detail}',
+  targetError: '{id} {client}: target error {detail}',
+  closed: '{id} {client} closed after {seconds} s, in {in}, out {out}',
+  sessionOpened: '{id} {client} → {target} session open',
+  sessionIdle: '{id} {client} session closed: idle for {ms} ms',
+  sessionRevoked: '{id} {client} session closed: no longer allowed by the access list',
+  sessionPortClosed: '{id} {client} session closed: port closed',
+  sessionTargetError: '{id} {client} session closed: target {target}: {detail}',
+  sessionNoTarget: '{id} {client} session closed: no target',
+  oversizeFromClient: '{id} {client}: dropped a {bytes}-byte datagram from the client, larger than {max}',
+  oversizeFromTarget: '{id} {client}: dropped a {bytes}-byte datagram from the target, larger than {max}',
+  droppedIn: '{id} {client}: datagram dropped by the in speed limit',
+  droppedOut: '{id} {client}: datagram dropped by the out speed limit',
+} as const;
+export type PortforwardLogCode = keyof typeof PORTFORWARD_LOG | (typeof BIND_REASON_CODES)[number];
+
+// ---- views: what the GET routes answer -------------------------------------------------------
 
 export type PortforwardRunState = 'running' | 'starting' | 'error' | 'stopped';
 
@@ -273,7 +308,9 @@ export interface PortforwardProxyStatus {
   port: number;
   targetPort: number;
   state: PortforwardRunState;
-  /** Why the port is not running (bind failure …). */
+  /** Why the port is not running (a bind failure: `portInUse` …), for the UI. */
+  reason?: Coded;
+  /** The same in English. */
   error?: string;
   connections: number;
   sessions: number;
@@ -286,22 +323,18 @@ export interface PortforwardProxyStatus {
   refused: number;
 }
 
-export interface PortforwardLogEntry {
-  /** Increasing per rule; lets a view fetch only what is new. */
-  seq: number;
-  /** ISO 8601, UTC. */
-  time: string;
-  level: PortforwardLogLevel;
-  text: string;
-}
+/** A line of a rule's log: code + params for the UI, English `text`. */
+export type PortforwardLogEntry = LogEntryView;
 
 /** `disabled`: the rule is off; `stopped`: the module is off; `error`: at least one port failed. */
 export type PortforwardRuleState = 'running' | 'error' | 'stopped' | 'disabled';
 
-/** A rule as the API shows it: secrets masked (`tlsKey` empty, `tlsKeySet` tells), live figures. */
+/** A rule as the API shows it: secrets masked (`tlsKey` reads SECRET_MASK when set), live figures. */
 export interface PortforwardRuleView extends PortforwardRule {
-  tlsKeySet: boolean;
   state: PortforwardRuleState;
+  /** Why the rule is in error (`portsFailed`, `noCertificate` …), for the UI. */
+  reason?: Coded;
+  /** The same in English. */
   error?: string;
   connections: number;
   sessions: number;
@@ -315,6 +348,7 @@ export interface PortforwardRuleView extends PortforwardRule {
 }
 
 export interface PortforwardSummary {
+  /** The module switch. */
   enabled: boolean;
   rules: number;
   proxies: number;
@@ -329,15 +363,22 @@ export interface PortforwardSummary {
   rateOut: number;
 }
 
+/** GET /api/portforward/rules */
 export interface PortforwardListResponse {
   ret: 0;
   summary: PortforwardSummary;
   list: PortforwardRuleView[];
 }
+/** GET /api/portforward/rules/:key, and every rule change. */
 export interface PortforwardRuleResponse {
   ret: 0;
   rule: PortforwardRuleView;
 }
+/** POST /api/portforward/rules */
+export interface PortforwardRuleAddedResponse extends PortforwardRuleResponse {
+  key: string;
+}
+/** GET /api/portforward/rules/:key/logs */
 export interface PortforwardLogsResponse {
   ret: 0;
   total: number;
@@ -346,21 +387,9 @@ export interface PortforwardLogsResponse {
   order: 'newest' | 'oldest';
   logs: PortforwardLogEntry[];
 }
+/** GET and PUT /api/portforward/settings */
 export interface PortforwardSettingsResponse {
   ret: 0;
   settings: PortforwardSettings;
   summary: PortforwardSummary;
-}
-/** Error answer of the port-forwarding calls. */
-export interface PortforwardErrorResponse {
-  ret: number;
-  msg: string;
-  field?: string;
-  code?: PortforwardErrorCode;
-  params?: Record<string, unknown>;
-}
-
-/** A new rule as the add dialog starts it: dual-stack TCP (`DEFAULT_FORWARD_TYPES`). */
-export function defaultPortforwardRule(): PortforwardRuleInput {
-  return { forwardTypes: [...DEFAULT_FORWARD_TYPES], listenPorts: '', targetAddresses: [''], targetPorts: '' };
 }

@@ -25,7 +25,9 @@ describe('TXT values', () => {
     expect(rdata[0]).toBe(255);
     expect(rdata[256]).toBe(2);
     // dns-packet reads it back as the same strings.
-    const decoded = dnsPacket.txt.decode(Buffer.concat([Buffer.from([rdata.length >> 8, rdata.length & 255]), rdata]));
+    // dns-packet exports its per-type codecs at run time; its types name only the packet codec.
+    const codecs = dnsPacket as unknown as { txt: { decode(b: Buffer): Buffer[] } };
+    const decoded = codecs.txt.decode(Buffer.concat([Buffer.from([rdata.length >> 8, rdata.length & 255]), rdata]));
     expect(decoded.map((b: Buffer) => b.toString()).join('')).toBe(value);
   });
 

@@ -2,9 +2,16 @@
 // services) with #{ip}, #{domain}, #{sub}, #{root}, #{recordType}, #{ttl}, #{id}, #{secret}
 // and the line's ?params. A callback cannot tell "changed" from "unchanged": success = updated.
 // It is this module's own way to set an address, beside the core's provider APIs (`ctx.dns`).
-import type { DdnsTask } from '@lucky/shared';
+import { type CodedText, type DdnsTask, ddnsReason } from '@lucky/shared';
 import { type DnsClientOptions, type DnsName, type DnsProvider, ProviderError } from '../../core/dns/index.js';
 import { buildTemplateRequest, isSuccessAnswer, type TemplateVars } from './template.js';
+
+/** The callback's answer was not a success: its status and the start of its body, coded. */
+export class CallbackRefused extends ProviderError {
+  constructor(readonly reason: CodedText) {
+    super(reason.text, reason.params?.status as number);
+  }
+}
 
 function callbackVars(
   n: DnsName,
@@ -44,8 +51,12 @@ export function callbackProvider(dns: DdnsTask['dns'], o: DnsClientOptions): Pic
           signal: o.signal,
         },
       );
-      if (!isSuccessAnswer(res, c.successStrings, c.disableSuccessCheck, vars))
-        throw new ProviderError(`HTTP ${res.status}: answer is not a success: ${res.text.slice(0, 200)}`, res.status);
+      if (!isSuccessAnswer(res, c.successStrings, c.disableSuccessCheck, vars)) {
+        const answer = res.text.slice(0, 200);
+        throw new CallbackRefused(
+          ddnsReason('answerNotSuccess', { status: res.status, ...(answer ? { detail: answer } : {}) }),
+        );
+      }
       return 'updated';
     },
   };

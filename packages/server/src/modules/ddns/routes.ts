@@ -1,17 +1,29 @@
-// REST calls of the DDNS module; see docs/API.md, section "Dynamic DNS".
-import { randomInt } from 'node:crypto';
+// REST calls of the DDNS module; see docs/API.md, section "Dynamic DNS". Bodies and queries are
+// parsed once by the registry with the module's codes; whole-value secrets sent back masked are
+// kept by the supervisor's save, the free-text ones are put back here (secrets.ts). While the
+// module is switched off there is no runtime: reads show every domain "stopped" and the log
+// empty, and "sync now" answers 409 serviceOff.
 import {
   type DdnsConfig,
+  type DdnsLogsResponse,
+  type DdnsSettingsResponse,
   type DdnsTask,
+  type DdnsTaskAddResponse,
+  type DdnsTaskListResponse,
+  type DdnsTaskResponse,
   type DdnsTaskView,
-  ddnsConfigSchema,
-  ddnsEnableSchema,
-  ddnsSettingsSchema,
+  type DdnsWebhookTestResponse,
+  ddnsIssues,
+  ddnsLogsQuerySchema,
+  ddnsSettingsPatchSchema,
+  ddnsSyncQuerySchema,
   ddnsTaskInputSchema,
   ddnsWebhookTestBodySchema,
+  enabledBodySchema,
 } from '@lucky/shared';
-import type { FastifyRequest } from 'fastify';
-import type { RouteRegistry } from '../../core/http/registry.js';
+import type { Routes } from '../../core/http/registry.js';
+import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
+import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { HttpClients } from '../../core/outbound/client.js';
 import { suffixSet } from './domains.js';
@@ -19,46 +31,48 @@ import { DdnsRuntime } from './runtime.js';
 import {
   maskSettings,
   maskTask,
-  restoreTaskSecrets,
-  restoreWebhookSecrets,
-  scrub,
+  restoreTaskText,
+  restoreWebhook,
+  restoreWebhookText,
   scrubDeep,
   secretsOf,
   webhookSecrets,
 } from './secrets.js';
 import { TaskState } from './state.js';
 import { refreshDomains } from './taskSync.js';
-import { issueOf, parseInput } from './validate.js';
 import { callWebhook, demoVars } from './webhook.js';
 
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const newKey = () => Array.from({ length: 16 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
-const keyOf = (req: FastifyRequest) => (req.params as { key: string }).key;
-const bodyObject = (req: FastifyRequest) =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : null;
+type RefusalCode = 'taskNotFound' | 'serviceOff' | 'taskDisabled';
+const STATUS: Record<RefusalCode, number> = { taskNotFound: 404, serviceOff: 409, taskDisabled: 409 };
+const refuse = (code: RefusalCode, field = '') =>
+  fieldFailure({ field, code, params: {}, msg: ddnsIssues.describe(code) }, STATUS[code]);
 
-export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>): void {
+/**
+ * A refusal of the whole slice names `tasks.<i>.<field>`; the dialog knows only its task, so the
+ * field is named relative to it.
+ */
+function relativeTo(err: unknown, prefix: string): unknown {
+  if (!(err instanceof ApiFailure) || !err.field?.startsWith(prefix)) return err;
+  const field = err.field.slice(prefix.length);
+  return new ApiFailure(err.status, err.ret, err.message.replace(err.field, field), field, err.extra);
+}
+
+export function registerDdnsRoutes(r: Routes, api: ModuleApi<DdnsConfig>): void {
   const live = () => {
     const rt = api.runtime();
     return rt instanceof DdnsRuntime ? rt : undefined;
   };
   // One change at a time: each reads the config the previous one saved.
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = chain.then(fn);
-    chain = run.catch(() => {});
-    return run;
-  };
+  const serial = serialQueue();
   const find = (config: DdnsConfig, key: string) => {
     const task = config.tasks.find((t) => t.key === key);
-    if (!task) throw issueOf('key', 'taskNotFound');
+    if (!task) throw refuse('taskNotFound', 'key');
     return task;
   };
   const view = (task: DdnsTask, config = api.config()): DdnsTaskView => {
-    const rt = live();
-    let state = rt?.view(task.key);
+    let state = live()?.view(task.key);
     if (!state) {
-      // The module is not running (failed to start): the domains, nothing checked.
+      // The module is off (no runtime): the domains, nothing checked.
       const st = new TaskState();
       refreshDomains(task, st, suffixSet(config.multiLevelSuffixes));
       st.markAll('stopped', Date.now());
@@ -67,14 +81,21 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     // Statuses and histories quote provider answers, which may echo a secret back.
     return { ...maskTask(task), state: scrubDeep(state, secretsOf(task, config.webhook)) };
   };
-  /** Validate the whole config with the changed task (its problems named relative to it) and save. */
+  const settingsView = (): DdnsSettingsResponse => {
+    const { tasks: _tasks, ...settings } = api.config();
+    return { ret: 0, settings: maskSettings(settings) };
+  };
+  /** Saves the config with the changed task; a refusal is named relative to the task. */
   const saveTask = async (prev: DdnsConfig, task: DdnsTask) => {
     const tasks = prev.tasks.some((t) => t.key === task.key)
       ? prev.tasks.map((t) => (t.key === task.key ? task : t))
       : [...prev.tasks, task];
     const index = tasks.findIndex((t) => t.key === task.key);
-    const next = parseInput(ddnsConfigSchema, { ...prev, tasks }, `tasks.${index}.`);
-    await api.saveConfig(next);
+    try {
+      await api.saveConfig({ ...prev, tasks });
+    } catch (err) {
+      throw relativeTo(err, `tasks.${index}.`);
+    }
     return find(api.config(), task.key);
   };
 
@@ -82,8 +103,8 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     method: 'GET',
     path: '/api/ddns/tasks',
     access: 'token',
-    summary: 'DDNS: every task with its live state (IP, per-domain sync status, histories)',
-    handler: () => {
+    summary: 'DDNS: the module switch and every task with its live state (IP, per-domain sync status, histories)',
+    handler: (): DdnsTaskListResponse => {
       const config = api.config();
       return { ret: 0, enabled: config.enabled, list: config.tasks.map((t) => view(t, config)) };
     },
@@ -93,15 +114,13 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     method: 'POST',
     path: '/api/ddns/tasks',
     access: 'token',
-    summary: 'DDNS: add a task (the server assigns its key); it is checked at once when on',
+    summary: 'DDNS: add a task (the server assigns its key); it is checked at once when the module is on',
     body: ddnsTaskInputSchema,
-    handler: (req) =>
-      serial(async () => {
-        const input = parseInput(ddnsTaskInputSchema, restoreTaskSecrets(req.body));
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<DdnsTaskAddResponse> => {
         const prev = api.config();
-        let key = newKey();
-        while (prev.tasks.some((t) => t.key === key)) key = newKey();
-        const saved = await saveTask(prev, { ...input, key });
+        const key = newKey(prev.tasks);
+        const saved = await saveTask(prev, { ...restoreTaskText(input.body), key });
         return { ret: 0, key, task: view(saved) };
       }),
   });
@@ -111,7 +130,7 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     path: '/api/ddns/tasks/:key',
     access: 'token',
     summary: 'DDNS: one task with its live state',
-    handler: (req) => ({ ret: 0, task: view(find(api.config(), keyOf(req))) }),
+    handler: (_req, _reply, input): DdnsTaskResponse => ({ ret: 0, task: view(find(api.config(), input.params.key)) }),
   });
 
   r.add({
@@ -120,12 +139,11 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     access: 'token',
     summary: 'DDNS: replace a task (masked secrets keep their stored value); it is checked at once',
     body: ddnsTaskInputSchema,
-    handler: (req) =>
-      serial(async () => {
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<DdnsTaskResponse> => {
         const prev = api.config();
-        const old = find(prev, keyOf(req));
-        const input = parseInput(ddnsTaskInputSchema, restoreTaskSecrets(req.body, old));
-        const saved = await saveTask(prev, { ...input, key: old.key });
+        const old = find(prev, input.params.key);
+        const saved = await saveTask(prev, { ...restoreTaskText(input.body, old), key: old.key });
         return { ret: 0, task: view(saved) };
       }),
   });
@@ -135,10 +153,10 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     path: '/api/ddns/tasks/:key',
     access: 'token',
     summary: 'DDNS: delete a task (its records stay at the provider)',
-    handler: (req) =>
+    handler: (_req, _reply, input) =>
       serial(async () => {
         const prev = api.config();
-        const old = find(prev, keyOf(req));
+        const old = find(prev, input.params.key);
         await api.saveConfig({ ...prev, tasks: prev.tasks.filter((t) => t.key !== old.key) });
         return { ret: 0 };
       }),
@@ -149,13 +167,12 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     path: '/api/ddns/tasks/:key/enable',
     access: 'token',
     summary: 'DDNS: switch a task on (checked at once) or off (its domains show "stopped")',
-    body: ddnsEnableSchema,
-    handler: (req) =>
-      serial(async () => {
-        const { enabled } = parseInput(ddnsEnableSchema, req.body);
+    body: enabledBodySchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<DdnsTaskResponse> => {
         const prev = api.config();
-        const old = find(prev, keyOf(req));
-        const saved = await saveTask(prev, { ...old, enabled });
+        const old = find(prev, input.params.key);
+        const saved = await saveTask(prev, { ...old, enabled: input.body.enabled });
         return { ret: 0, task: view(saved) };
       }),
   });
@@ -165,16 +182,14 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     path: '/api/ddns/tasks/:key/sync',
     access: 'token',
     summary: 'DDNS: check a task now, asking the provider for every record (?wait=1 answers when done)',
-    handler: async (req) => {
-      const config = api.config();
-      const task = find(config, keyOf(req));
-      if (!config.enabled) throw issueOf('', 'serviceOff');
-      if (!task.enabled) throw issueOf('', 'taskDisabled');
+    query: ddnsSyncQuerySchema,
+    handler: async (_req, _reply, input): Promise<DdnsTaskResponse> => {
+      const task = find(api.config(), input.params.key);
       const rt = live();
-      if (!rt) throw issueOf('', 'serviceOff');
+      if (!rt) throw refuse('serviceOff');
+      if (!task.enabled) throw refuse('taskDisabled');
       const run = rt.runTask(task.key, true);
-      const wait = (req.query as Record<string, string> | undefined)?.wait;
-      if (wait === '1' || wait === 'true') await run;
+      if (input.query.wait) await run;
       return { ret: 0, task: view(task) };
     },
   });
@@ -183,11 +198,15 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     method: 'GET',
     path: '/api/ddns/tasks/:key/logs',
     access: 'token',
-    summary: 'DDNS: the task log (newest first, at most 100 lines)',
-    handler: (req) => {
+    summary: 'DDNS: a page of the task log, newest first (the last 100 lines; empty while the module is off)',
+    query: ddnsLogsQuerySchema,
+    handler: (_req, _reply, input): DdnsLogsResponse => {
       const config = api.config();
-      const task = find(config, keyOf(req));
-      return { ret: 0, logs: scrubDeep(live()?.logs(task.key) ?? [], secretsOf(task, config.webhook)) };
+      const task = find(config, input.params.key);
+      const { page, pageSize } = input.query;
+      const lines = live()?.logs(task.key, page, pageSize) ?? { total: 0, logs: [] };
+      // Lines quote provider answers and URLs, in their text and their params.
+      return { ret: 0, ...scrubDeep(lines, secretsOf(task, config.webhook)), page, pageSize };
     },
   });
 
@@ -195,20 +214,12 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     method: 'POST',
     path: '/api/ddns/webhook/test',
     access: 'token',
-    summary: 'DDNS: call a webhook once with demo data and report the answer',
+    summary: 'DDNS: call a webhook once with demo data and report the answer (works while the module is off)',
     body: ddnsWebhookTestBodySchema,
-    handler: async (req) => {
-      const raw = bodyObject(req);
-      if (!raw) throw issueOf('', 'invalidType');
+    handler: async (_req, _reply, input): Promise<DdnsWebhookTestResponse> => {
       const config = api.config();
-      const key = typeof raw.key === 'string' ? raw.key : '';
-      const task = key ? find(config, key) : undefined;
-      const stored = task ? task.webhook : config.webhook;
-      const body = parseInput(ddnsWebhookTestBodySchema, {
-        ...raw,
-        webhook: restoreWebhookSecrets(raw.webhook, stored),
-      });
-      const w = body.webhook;
+      const task = input.body.key ? find(config, input.body.key) : undefined;
+      const w = restoreWebhook(input.body.webhook, task ? task.webhook : config.webhook);
       const rt = live();
       const http = rt ? undefined : new HttpClients();
       try {
@@ -222,13 +233,8 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
             );
         // The answer may echo what was sent (a token in the URL, a header): masked like a read.
         const secrets = [...webhookSecrets(w), ...(task ? secretsOf(task) : [])].sort((a, b) => b.length - a.length);
-        return {
-          ret: 0,
-          ok: r.ok,
-          ...(r.status !== undefined ? { status: r.status } : {}),
-          msg: scrub(r.msg, secrets),
-          response: scrub(r.response, secrets),
-        };
+        const { reason, response } = scrubDeep({ reason: r.reason, response: r.response }, secrets);
+        return { ret: 0, ok: r.ok, ...(r.status !== undefined ? { status: r.status } : {}), reason, response };
       } finally {
         await http?.close();
       }
@@ -239,31 +245,29 @@ export function registerDdnsRoutes(r: RouteRegistry, api: ModuleApi<DdnsConfig>)
     method: 'GET',
     path: '/api/ddns/settings',
     access: 'token',
-    summary: 'DDNS: global settings (service switch, first-check delay, interval, suffixes, global webhook)',
-    handler: () => {
-      const { tasks: _tasks, ...settings } = api.config();
-      return { ret: 0, settings: maskSettings(settings) };
-    },
+    summary: 'DDNS: global settings (module switch, first-check delay, interval, suffixes, global webhook)',
+    handler: settingsView,
   });
 
   r.add({
     method: 'PUT',
     path: '/api/ddns/settings',
     access: 'token',
-    summary: 'DDNS: change global settings (any subset; the switch starts or stops every task)',
-    body: ddnsSettingsSchema.partial(),
-    handler: (req) =>
-      serial(async () => {
+    summary:
+      'DDNS: change global settings (any subset; `enabled` switches the module, as PUT /api/modules/ddns/enabled)',
+    body: ddnsSettingsPatchSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<DdnsSettingsResponse> => {
         const prev = api.config();
-        const { tasks, ...current } = prev;
-        const body = bodyObject(req);
-        if (!body) throw issueOf('', 'invalidType');
-        const merged: Record<string, unknown> = { ...current, ...body };
-        if (body.webhook !== undefined) merged.webhook = restoreWebhookSecrets(body.webhook, prev.webhook);
-        const settings = parseInput(ddnsSettingsSchema, merged);
-        await api.saveConfig({ ...settings, tasks });
-        const { tasks: _t, ...out } = api.config();
-        return { ret: 0, settings: maskSettings(out) };
+        const patch = input.body;
+        const next: DdnsConfig = { ...prev };
+        if (patch.enabled !== undefined) next.enabled = patch.enabled;
+        if (patch.firstCheckDelay !== undefined) next.firstCheckDelay = patch.firstCheckDelay;
+        if (patch.interval !== undefined) next.interval = patch.interval;
+        if (patch.multiLevelSuffixes !== undefined) next.multiLevelSuffixes = patch.multiLevelSuffixes;
+        if (patch.webhook !== undefined) next.webhook = restoreWebhookText(patch.webhook, prev.webhook);
+        await api.saveConfig(next);
+        return settingsView();
       }),
   });
 }

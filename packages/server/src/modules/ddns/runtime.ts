@@ -1,9 +1,11 @@
-// The DDNS scheduler: the first round after the first-check delay (at program start), then a
-// round every detection interval; each round checks every enabled task, a few in parallel,
-// each one on its own (a failing task never holds up or stops the others). An added, edited
-// or switched-on task is checked at once; "sync now" checks one task with the provider.
+// The DDNS scheduler: the first round once the first-check delay has passed since the program
+// started, then a round every detection interval; each round checks every enabled task, a few in
+// parallel, each one on its own (a failing task never holds up or stops the others). An added,
+// edited or switched-on task is checked at once; "sync now" checks one task with the provider.
+// The module switch is the supervisor's: this runs only while it is on (off, there is no runtime,
+// no timer and no task state).
 import { setMaxListeners } from 'node:events';
-import type { DdnsConfig, DdnsLogEntry, DdnsTask, DdnsTaskState, DdnsWebhook } from '@lucky/shared';
+import type { DdnsConfig, DdnsLogsResponse, DdnsTask, DdnsTaskState, DdnsWebhook } from '@lucky/shared';
 import { createDnsService, type DnsService } from '../../core/dns/index.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
@@ -30,6 +32,11 @@ export interface DdnsModuleOptions {
   onProviderCall?: SyncEnv['onProviderCall'];
   /** Clock for the force-sync interval and the timestamps (tests jump it forward). */
   now?: () => number;
+  /**
+   * When the program started (epoch ms): the first round waits the first-check delay from then, so
+   * a module switched on later checks at once. Unset: from the runtime's start.
+   */
+  bootAt?: number;
 }
 
 export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
@@ -60,22 +67,15 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
     this.config = config;
     this.http = new HttpClients({ ca: this.options.ca });
     this.syncStates();
-    // Program start: wait the first-check delay (the network may still be coming up).
-    if (config.enabled) this.schedule(config.firstCheckDelay * this.second);
+    // Program start: wait the first-check delay (the network may still be coming up); switched
+    // on later, the delay has passed and the first round runs at once.
+    const since = Date.now() - (this.options.bootAt ?? Date.now());
+    this.schedule(Math.max(0, config.firstCheckDelay * this.second - since));
   }
 
   async reload(next: DdnsConfig, prev: DdnsConfig): Promise<void> {
     this.config = next;
     this.syncStates();
-    if (!next.enabled) {
-      this.clearTimer();
-      return;
-    }
-    if (!prev.enabled) {
-      // Switched on from the settings: check now, no start-up delay.
-      this.schedule(0);
-      return;
-    }
     if (next.interval !== prev.interval && this.timer && this.roundStarted !== undefined) {
       this.schedule(Math.max(0, this.roundStarted + next.interval * this.second - Date.now()));
     }
@@ -101,7 +101,6 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
     const tasks = this.config?.tasks ?? [];
     return {
       details: {
-        enabled: this.config?.enabled ?? false,
         tasks: tasks.length,
         enabledTasks: tasks.filter((t) => t.enabled).length,
         running: [...this.states.values()].filter((s) => s.running).length,
@@ -115,8 +114,9 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
     return this.state(key).view();
   }
 
-  logs(key: string): DdnsLogEntry[] {
-    return this.states.get(key)?.logs() ?? [];
+  /** A page of a task's log, newest first. */
+  logs(key: string, page?: number, pageSize?: number): Pick<DdnsLogsResponse, 'total' | 'logs'> {
+    return this.states.get(key)?.logs(page, pageSize) ?? { total: 0, logs: [] };
   }
 
   /**
@@ -127,7 +127,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
     const st = this.state(key);
     const run = st.chain.then(async () => {
       const task = this.config.tasks.find((t) => t.key === key);
-      if (!task?.enabled || !this.config.enabled || this.stopped) return;
+      if (!task?.enabled || this.stopped) return;
       await syncTask(task, st, this.env(), { forced });
       this.settle(key);
     });
@@ -215,15 +215,14 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
     for (const t of this.config.tasks) {
       const st = this.state(t.key);
       refreshDomains(t, st, suffixes);
-      st.markAll(this.config.enabled && t.enabled ? 'waiting' : 'stopped', now);
+      st.markAll(t.enabled ? 'waiting' : 'stopped', now);
     }
   }
 
-  /** A task switched off (or the module) while its check ran shows "stopped", not the late result. */
+  /** A task switched off while its check ran shows "stopped", not the late result. */
   private settle(key: string): void {
     const task = this.config.tasks.find((t) => t.key === key);
-    if (!task?.enabled || !this.config.enabled)
-      this.states.get(key)?.markAll('stopped', (this.options.now ?? Date.now)());
+    if (!task?.enabled) this.states.get(key)?.markAll('stopped', (this.options.now ?? Date.now)());
   }
 
   private clearTimer(): void {
@@ -243,14 +242,13 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped || !this.config.enabled) return;
-    if (this.round) return;
+    if (this.stopped || this.round) return;
     this.roundStarted = Date.now();
     this.nextRound = undefined;
     this.round = this.runRound().catch((err) => this.ctx.log.error(`check round failed: ${(err as Error).stack}`));
     await this.round;
     this.round = undefined;
-    if (this.stopped || !this.config.enabled || this.timer) return;
+    if (this.stopped || this.timer) return;
     // The next round an interval after this one started (at least a second later).
     const elapsed = Date.now() - this.roundStarted;
     this.schedule(Math.max(this.second, this.config.interval * this.second - elapsed));

@@ -2,7 +2,10 @@
 // with its field and its stable code.
 import {
   ddnsConfigSchema,
-  ddnsIssue,
+  ddnsIssues,
+  ddnsLogLine,
+  ddnsReason,
+  ddnsSettingsPatchSchema,
   ddnsSettingsSchema,
   ddnsTaskInputSchema,
   isDnsServer,
@@ -16,7 +19,7 @@ const base = { domains: ['a.example.com'], ipSource: { urls: ['https://ip.exampl
 function problem(input: Record<string, unknown>) {
   const r = ddnsTaskInputSchema.safeParse({ ...base, ...input });
   if (r.success) return undefined;
-  const i = ddnsIssue(r.error.issues[0]);
+  const i = ddnsIssues.fromZod(r.error.issues[0], ddnsTaskInputSchema);
   return { field: i.field, code: i.code, params: i.params };
 }
 
@@ -130,6 +133,35 @@ describe('DDNS schema', () => {
     expect(ddnsSettingsSchema.safeParse({ interval: 3601 }).success).toBe(false);
     expect(ddnsSettingsSchema.safeParse({ firstCheckDelay: -1 }).success).toBe(false);
     expect(ddnsSettingsSchema.safeParse({ multiLevelSuffixes: ['com'] }).success).toBe(false);
+  });
+
+  it('a settings change is any subset: a field left out is not reset to its default', () => {
+    expect(ddnsSettingsPatchSchema.parse({})).toEqual({});
+    expect(ddnsSettingsPatchSchema.parse({ interval: 60 })).toEqual({ interval: 60 });
+    const r = ddnsSettingsPatchSchema.safeParse({ interval: 29 });
+    expect(r.success).toBe(false);
+    expect(ddnsIssues.fromZod(r.error!.issues[0], ddnsSettingsPatchSchema)).toMatchObject({
+      field: 'interval',
+      code: 'tooSmall',
+      params: { min: 30, max: 3600 },
+    });
+  });
+
+  it('runtime words are code + params + English; a cause and outside text follow the text', () => {
+    const url = ddnsReason('urlHttpStatus', { url: 'http://ip.example/', status: 502 });
+    const noIp = ddnsReason('urlNoAddress', { url: 'http://b.example/', family: 4 });
+    const topic = ddnsReason('allUrlsFailed', { cause: [url, noIp] });
+    expect(topic).toMatchObject({ code: 'allUrlsFailed', params: { cause: [url, noIp] } });
+    expect(topic.text).toBe(
+      'all public-IP query interfaces failed, check the interfaces or the network: http://ip.example/: HTTP 502; http://b.example/: no IPv4 address in the answer',
+    );
+    expect(ddnsReason('providerError', { detail: 'HTTP 403: bad token' }).text).toBe(
+      'the DNS provider refused the change: HTTP 403: bad token',
+    );
+    const from = ddnsReason('fromInterface', { name: 'wan' });
+    expect(ddnsLogLine('ipChanged', { ip: '192.0.2.2', from, prev: '192.0.2.1' }).text).toBe(
+      'IP 192.0.2.2 (from network card wan), was 192.0.2.1',
+    );
   });
 
   it('field checks', () => {

@@ -1,15 +1,26 @@
 import {
   bodyPieces,
+  DDNS_SECRETS,
+  type DdnsConfig,
   type DdnsTask,
+  ddnsConfigSchema,
   ddnsTaskSchema,
   headerPieces,
   isSecretName,
+  keepSecrets,
   maskPieces,
   restorePieces,
   urlPieces,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { maskTask, restoreTaskSecrets, scrub, secretsOf } from './secrets.js';
+import { maskTask, restoreTaskText, restoreWebhook, scrub, secretsOf } from './secrets.js';
+
+/** What a save does with a task sent back: the free text here, then the supervisor's keepSecrets. */
+function restoreTaskSecrets(input: Omit<DdnsTask, 'key'>, stored: DdnsTask): DdnsTask {
+  const text = { ...restoreTaskText(input, stored), key: stored.key };
+  const prev: DdnsConfig = ddnsConfigSchema.parse({ tasks: [stored] });
+  return keepSecrets({ ...prev, tasks: [text] }, prev, DDNS_SECRETS).tasks[0];
+}
 
 const S = 'Zq9PlantedSecret7x4Kd2';
 const maskUrl = (u: string) => maskPieces(urlPieces(u));
@@ -114,8 +125,17 @@ describe('DDNS task secrets', () => {
     expect(JSON.stringify(shown)).not.toContain(S);
     expect(shown.dns.callback.url).toBe('https://cb.example/update?token=******&host=#{domain}');
     expect(shown.webhook.headers).toEqual(['BasicAuthUserName:bob', 'BasicAuthPassword:******']);
+    expect(shown.dns.secret).toBe('******');
+    expect(shown.proxy.password).toBe('******');
+    expect(shown.webhook.proxy.password).toBe('******');
     const { key: _k, ...input } = shown;
-    expect(restoreTaskSecrets(JSON.parse(JSON.stringify(input)), t)).toEqual({ ...input, ...stripKey(t) });
+    expect(restoreTaskSecrets(JSON.parse(JSON.stringify(input)), t)).toEqual(t);
+  });
+
+  it('a webhook called from the dialog (not saved) gets its stored password and text back', () => {
+    const t = task();
+    const w = restoreWebhook(maskTask(t).webhook, t.webhook);
+    expect(w).toEqual(t.webhook);
   });
 
   it('an edited field keeps its masked secrets; a new address or an unmatched mask is refused by name', () => {
@@ -124,13 +144,13 @@ describe('DDNS task secrets', () => {
     const edited = restoreTaskSecrets(
       { ...shown, dns: { ...shown.dns, callback: { ...shown.dns.callback, url: `${shown.dns.callback.url}&x=1` } } },
       t,
-    ) as DdnsTask;
+    );
     expect(edited.dns.callback.url).toBe(`https://cb.example/update?token=${S}&host=#{domain}&x=1`);
     const moved = { ...shown, webhook: { ...shown.webhook, url: 'https://evil.example/******' } };
     expect(() => restoreTaskSecrets(moved, t)).toThrow(expect.objectContaining({ field: 'webhook.url' }));
     const extra = { ...shown, dns: { ...shown.dns, callback: { ...shown.dns.callback, body: 'a=******&b=******' } } };
     expect(() => restoreTaskSecrets(extra, t)).toThrow(expect.objectContaining({ field: 'dns.callback.body' }));
-    const replaced = restoreTaskSecrets({ ...shown, proxy: { ...shown.proxy, password: 'new' } }, t) as DdnsTask;
+    const replaced = restoreTaskSecrets({ ...shown, proxy: { ...shown.proxy, password: 'new' } }, t);
     expect(replaced.proxy.password).toBe('new');
   });
 
@@ -141,8 +161,3 @@ describe('DDNS task secrets', () => {
     );
   });
 });
-
-function stripKey(t: DdnsTask): Omit<DdnsTask, 'key'> {
-  const { key: _k, ...rest } = t;
-  return rest;
-}

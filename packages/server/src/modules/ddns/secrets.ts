@@ -1,15 +1,20 @@
-// Secrets never leave the server: reads show SECRET_MASK in their place, and a write that
-// sends SECRET_MASK back keeps the stored value ('' clears it, anything else replaces it).
-// Whole-value secrets (provider secret, proxy passwords) are masked whole; URLs, header lines
-// and bodies only in their secret parts (shared/modules/secretText.ts has the rule), so the
-// dialog still shows where a call goes. The same parts are scrubbed from the task's log lines.
+// Secrets never leave the server. Whole-value secrets (provider secret, proxy passwords) are the
+// one mechanism of every module: named in DDNS_SECRETS, masked by maskSecrets on read and kept by
+// the supervisor when sent back as SECRET_MASK. URLs, header lines and bodies are free text: only
+// their secret parts are masked (shared/modules/secretText.ts has the rule), so the dialog still
+// shows where a call goes, and this file puts the stored parts back on save. The same parts are
+// scrubbed from statuses, task log lines and program log lines.
 import {
   bodyPieces,
+  DDNS_SECRETS,
   type DdnsSettings,
   type DdnsTask,
   type DdnsWebhook,
+  ddnsIssues,
   headerPieces,
+  keepSecrets,
   maskPieces,
+  maskSecrets,
   restorePieces,
   SECRET_MASK,
   type SecretPiece,
@@ -17,11 +22,13 @@ import {
   urlOrigin,
   urlPieces,
 } from '@lucky/shared';
+import { fieldFailure } from '../../core/http/reply.js';
 import type { Logger } from '../../core/logs/logger.js';
-import { issueOf } from './validate.js';
 
-const mask = (s: string) => (s ? SECRET_MASK : '');
-const keep = (incoming: unknown, stored: string | undefined) => (incoming === SECRET_MASK ? (stored ?? '') : incoming);
+/** The secret paths below one task, and below the global settings. */
+const TASK_SECRETS = DDNS_SECRETS.filter((p) => p.startsWith('tasks.*.')).map((p) => p.slice('tasks.*.'.length));
+const SETTINGS_SECRETS = DDNS_SECRETS.filter((p) => !p.startsWith('tasks.'));
+const WEBHOOK_SECRETS = SETTINGS_SECRETS.map((p) => p.slice('webhook.'.length));
 
 const maskUrl = (u: string) => maskPieces(urlPieces(u));
 const maskBody = (b: string) => maskPieces(bodyPieces(b));
@@ -37,68 +44,61 @@ function maskCall<T extends CallShape>(c: T): T {
   return { ...c, url: maskUrl(c.url), headers: maskHeaders(c.headers), body: maskBody(c.body) };
 }
 
-function maskWebhook(w: DdnsWebhook): DdnsWebhook {
-  return { ...maskCall(w), proxy: { ...w.proxy, password: mask(w.proxy.password) } };
-}
-
+/** A task as a read shows it. */
 export function maskTask(t: DdnsTask): DdnsTask {
+  const m = maskSecrets(t, TASK_SECRETS);
   return {
-    ...t,
-    dns: {
-      ...t.dns,
-      secret: mask(t.dns.secret),
-      server: maskUrl(t.dns.server),
-      callback: maskCall(t.dns.callback),
-    },
-    ipSource: { ...t.ipSource, urls: t.ipSource.urls.map(maskUrl) },
-    proxy: { ...t.proxy, password: mask(t.proxy.password) },
-    webhook: maskWebhook(t.webhook),
+    ...m,
+    dns: { ...m.dns, server: maskUrl(m.dns.server), callback: maskCall(m.dns.callback) },
+    ipSource: { ...m.ipSource, urls: m.ipSource.urls.map(maskUrl) },
+    webhook: maskCall(m.webhook),
   };
 }
 
+/** The global settings as a read shows them. */
 export function maskSettings(s: DdnsSettings): DdnsSettings {
-  return { ...s, webhook: maskWebhook(s.webhook) };
+  const m = maskSecrets(s, SETTINGS_SECRETS);
+  return { ...m, webhook: maskCall(m.webhook) };
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const unmatched = (field: string) =>
+  fieldFailure({ field, code: 'secretMaskUnmatched', params: {}, msg: ddnsIssues.describe('secretMaskUnmatched') });
 
-/** One text field: the stored secrets back where the input shows the mask, else a field error. */
+/** One text field: the stored secrets back where the input shows the mask, else a field failure. */
 function restoreText(
-  incoming: unknown,
+  incoming: string,
   stored: string | undefined,
   pieces: (s: string) => SecretPiece[],
   field: string,
   sameOrigin = false,
-): unknown {
-  if (typeof incoming !== 'string' || !incoming.includes(SECRET_MASK)) return incoming;
+): string {
+  if (!incoming.includes(SECRET_MASK)) return incoming;
   const old = stored ?? '';
   // A kept token must not follow the URL to another server: a new address needs it typed again.
   const out = sameOrigin && urlOrigin(incoming) !== urlOrigin(old) ? undefined : restorePieces(incoming, pieces(old));
-  if (out === undefined) throw issueOf(field, 'secretMaskUnmatched');
+  if (out === undefined) throw unmatched(field);
   return out;
 }
 
 /** A list of lines: each line is matched with the stored line of the same masked form, else by position. */
 function restoreLines(
-  incoming: unknown,
+  incoming: string[],
   stored: string[] | undefined,
   pieces: (s: string) => SecretPiece[],
   field: string,
   sameOrigin = false,
-): unknown {
-  if (!Array.isArray(incoming)) return incoming;
+): string[] {
   const old = stored ?? [];
   const masked = old.map((s) => maskPieces(pieces(s)));
   return incoming.map((line, i) => {
-    if (typeof line !== 'string' || !line.includes(SECRET_MASK)) return line;
+    if (!line.includes(SECRET_MASK)) return line;
     const same = masked.indexOf(line);
     if (same >= 0) return old[same];
     return restoreText(line, old[i], pieces, `${field}.${i}`, sameOrigin);
   });
 }
 
-function restoreCall(c: Obj, stored: CallShape | undefined, at: string): Obj {
+function restoreCall<T extends CallShape>(c: T, stored: CallShape | undefined, at: string): T {
   return {
     ...c,
     url: restoreText(c.url, stored?.url, urlPieces, `${at}url`, true),
@@ -107,41 +107,34 @@ function restoreCall(c: Obj, stored: CallShape | undefined, at: string): Obj {
   };
 }
 
-/** Puts stored secrets back where the input holds the mask (input not validated yet). */
-export function restoreWebhookSecrets(input: unknown, stored?: DdnsWebhook, at = 'webhook.'): unknown {
-  const w = obj(input);
-  if (!w) return input;
-  const out = restoreCall(w, stored, at);
-  const p = obj(w.proxy);
-  if (p) out.proxy = { ...p, password: keep(p.password, stored?.proxy.password) };
-  return out;
+/** The stored secret parts back into the webhook's free text (its password is the supervisor's). */
+export function restoreWebhookText(w: DdnsWebhook, stored?: DdnsWebhook, at = 'webhook.'): DdnsWebhook {
+  return restoreCall(w, stored, at);
 }
 
-export function restoreTaskSecrets(input: unknown, stored?: DdnsTask): unknown {
-  const t = obj(input);
-  if (!t) return input;
-  const out: Obj = { ...t };
-  const dns = obj(t.dns);
-  if (dns) {
-    const d: Obj = {
-      ...dns,
-      secret: keep(dns.secret, stored?.dns.secret),
-      server: restoreText(dns.server, stored?.dns.server, urlPieces, 'dns.server', true),
-    };
-    const cb = obj(dns.callback);
-    if (cb) d.callback = restoreCall(cb, stored?.dns.callback, 'dns.callback.');
-    out.dns = d;
-  }
-  const src = obj(t.ipSource);
-  if (src)
-    out.ipSource = {
-      ...src,
-      urls: restoreLines(src.urls, stored?.ipSource.urls, urlPieces, 'ipSource.urls', true),
-    };
-  const proxy = obj(t.proxy);
-  if (proxy) out.proxy = { ...proxy, password: keep(proxy.password, stored?.proxy.password) };
-  if (t.webhook !== undefined) out.webhook = restoreWebhookSecrets(t.webhook, stored?.webhook);
-  return out;
+/**
+ * A webhook that is called, not saved (the test button): free text and the whole-value password
+ * both come back from the stored webhook.
+ */
+export function restoreWebhook(w: DdnsWebhook, stored?: DdnsWebhook): DdnsWebhook {
+  return keepSecrets(restoreWebhookText(w, stored), stored, WEBHOOK_SECRETS);
+}
+
+/** The stored secret parts back into a task's free text (URLs, header lines, bodies). */
+export function restoreTaskText<T extends Omit<DdnsTask, 'key'>>(t: T, stored?: DdnsTask): T {
+  return {
+    ...t,
+    dns: {
+      ...t.dns,
+      server: restoreText(t.dns.server, stored?.dns.server, urlPieces, 'dns.server', true),
+      callback: restoreCall(t.dns.callback, stored?.dns.callback, 'dns.callback.'),
+    },
+    ipSource: {
+      ...t.ipSource,
+      urls: restoreLines(t.ipSource.urls, stored?.ipSource.urls, urlPieces, 'ipSource.urls', true),
+    },
+    webhook: restoreWebhookText(t.webhook, stored?.webhook),
+  };
 }
 
 /** Secret strings of a webhook / callback request and of a proxy password. */
@@ -205,8 +198,8 @@ export function scrubbingLogger(log: Logger, secrets: readonly string[]): Logger
 }
 
 /**
- * A JSON value with the secrets masked in every string: statuses, histories and log lines
- * quote provider answers and addresses, which may echo a token back.
+ * A JSON value with the secrets masked in every string: statuses, histories and log lines (their
+ * text and params) quote provider answers and addresses, which may echo a token back.
  */
 export function scrubDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;

@@ -1,31 +1,38 @@
 // Live state of one task: its domains' sync statuses (with the last known record value, so an
 // unchanged IP needs no provider call), the IP and webhook histories and a short log. Kept in
-// memory only: after a restart the first check asks the provider once per record.
+// memory only: after a restart the first check asks the provider once per record. Everything it
+// says is coded (DDNS_REASONS, DDNS_LOG_MESSAGES) with its English text.
 import {
+  type CodedText,
   DDNS_LIMITS,
   type DdnsDomainState,
   type DdnsLogEntry,
-  type DdnsRuntimeCode,
+  type DdnsLogsResponse,
   type DdnsSyncStatus,
   type DdnsTaskState,
   type DdnsWebhookResult,
+  ddnsReason,
 } from '@lucky/shared';
+import { silentLogger } from '../../core/logs/logger.js';
+import { RuleLog, type RuleLogLevel } from '../../core/logs/ruleLog.js';
 import type { ParsedDomain } from './domains.js';
 
 const HISTORY = DDNS_LIMITS.history.max;
-const LOG_LINES = 100;
 
 export interface DomainRuntime {
   line: string;
   parsed?: ParsedDomain;
   status: DdnsSyncStatus;
   time?: number;
-  code?: DdnsRuntimeCode;
-  msg: string;
+  reason?: CodedText;
   /** What the record holds as far as we know (set after a write, a same-value answer or a DNS match). */
   value?: string;
-  history: { status: DdnsSyncStatus; time: number; msg?: string }[];
+  history: { status: DdnsSyncStatus; time: number; reason?: CodedText }[];
 }
+
+/** The same reason (code and English text, so the same params): a failure that lasts is news once. */
+export const sameReason = (a: CodedText | undefined, b: CodedText | undefined): boolean =>
+  a?.text === b?.text && a?.code === b?.code;
 
 const iso = (t?: number) => (t === undefined ? undefined : new Date(t).toISOString());
 
@@ -33,27 +40,28 @@ export class TaskState {
   running = false;
   ip = '';
   ipTime?: number;
-  ipError?: { code: DdnsRuntimeCode; msg: string };
+  ipError?: CodedText;
   lastCheck?: number;
   lastForcedSync?: number;
   domains: DomainRuntime[] = [];
   ipHistory: { ip: string; time: number }[] = [];
   webhookHistory: DdnsWebhookResult[] = [];
-  private logLines: DdnsLogEntry[] = [];
+  /** The task's log: the same ring as every rule log, kept only while the module runs. */
+  private readonly log = new RuleLog({ level: 4, capacity: DDNS_LIMITS.logLines.max, toConsole: false }, silentLogger);
   /** Serialises runs of this task (a manual sync waits for the running one). */
   chain: Promise<void> = Promise.resolve();
 
   /** Takes the task's current domain lines; statuses of lines that stay are kept. */
-  setDomains(lines: { line: string; parsed?: ParsedDomain; error?: string }[]): void {
+  setDomains(lines: { line: string; parsed?: ParsedDomain }[]): void {
     const old = new Map(this.domains.map((d) => [d.line, d]));
-    this.domains = lines.map(({ line, parsed, error }) => {
+    this.domains = lines.map(({ line, parsed }) => {
       const prev = old.get(line);
       if (prev) {
         prev.parsed = parsed;
         return prev;
       }
-      const d: DomainRuntime = { line, parsed, status: 'waiting', msg: '', history: [] };
-      if (error) Object.assign(d, { status: 'failed', code: 'domainInvalid', msg: error });
+      const d: DomainRuntime = { line, parsed, status: 'waiting', history: [] };
+      if (!parsed) Object.assign(d, { status: 'failed', reason: ddnsReason('domainInvalid', { line }) });
       return d;
     });
   }
@@ -64,16 +72,15 @@ export class TaskState {
     for (const d of this.domains) d.value = undefined;
   }
 
-  setStatus(d: DomainRuntime, status: DdnsSyncStatus, now: number, msg = '', code?: DdnsRuntimeCode): void {
+  setStatus(d: DomainRuntime, status: DdnsSyncStatus, now: number, reason?: CodedText): void {
     const changed = d.status !== status;
     d.status = status;
     d.time = now;
-    d.msg = msg;
-    d.code = code;
+    d.reason = reason;
     // One history entry per change (a steady "IP unchanged" every interval would push
     // everything else out); waiting is not an event.
     if (changed && status !== 'waiting') {
-      d.history.unshift({ status, time: now, ...(msg ? { msg } : {}) });
+      d.history.unshift({ status, time: now, ...(reason ? { reason } : {}) });
       d.history.length = Math.min(d.history.length, HISTORY);
     }
   }
@@ -96,13 +103,15 @@ export class TaskState {
     this.webhookHistory.length = Math.min(this.webhookHistory.length, HISTORY);
   }
 
-  log(level: DdnsLogEntry['level'], text: string, now: number): void {
-    this.logLines.unshift({ time: new Date(now).toISOString(), level, text });
-    this.logLines.length = Math.min(this.logLines.length, LOG_LINES);
+  /** A task log line (`ddnsLogLine`): 2 error, 3 warning, 4 info. */
+  logLine(level: RuleLogLevel, line: CodedText, now: number): void {
+    this.log.coded(level, line.code, line.params ?? {}, line.text, now);
   }
 
-  logs(): DdnsLogEntry[] {
-    return [...this.logLines];
+  /** A page of the log, newest first. */
+  logs(page = 1, pageSize: number = DDNS_LIMITS.logLines.max): Pick<DdnsLogsResponse, 'total' | 'logs'> {
+    const p = this.log.page(page, pageSize, 'newest');
+    return { total: p.total, logs: p.logs as DdnsLogEntry[] };
   }
 
   view(): DdnsTaskState {
@@ -129,8 +138,11 @@ function domainView(d: DomainRuntime): DdnsDomainState {
     params: d.parsed?.params ?? {},
     status: d.status,
     ...(d.time !== undefined ? { time: iso(d.time) } : {}),
-    ...(d.code ? { code: d.code } : {}),
-    msg: d.msg,
-    history: d.history.map((h) => ({ status: h.status, time: iso(h.time)!, ...(h.msg ? { msg: h.msg } : {}) })),
+    ...(d.reason ? { reason: d.reason } : {}),
+    history: d.history.map((h) => ({
+      status: h.status,
+      time: iso(h.time)!,
+      ...(h.reason ? { reason: h.reason } : {}),
+    })),
   };
 }

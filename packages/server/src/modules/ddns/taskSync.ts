@@ -2,18 +2,18 @@
 // get the IP → nothing to do for records known to hold it → otherwise optional DNS check →
 // provider find / create / update / no-op → statuses, histories, webhook. Every failure stays
 // inside this task and its domains.
-import type { DdnsTask, DdnsWebhook } from '@lucky/shared';
-import { type DnsService, ProviderError } from '../../core/dns/index.js';
+import { type CodedText, type DdnsTask, type DdnsWebhook, ddnsLogLine, ddnsReason } from '@lucky/shared';
+import type { DnsService } from '../../core/dns/index.js';
 import type { Logger } from '../../core/logs/logger.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
 import type { HttpClients } from '../../core/outbound/client.js';
-import { callbackProvider } from './callback.js';
+import { CallbackRefused, callbackProvider } from './callback.js';
 import { parseDomains } from './domains.js';
 import { getTaskIp, type IpResult } from './ipSources/index.js';
 import { clientOptions, type ProviderEnv, ttlFor } from './providerContext.js';
 import { resolveOnServers } from './resolverCheck.js';
 import { scrubbingLogger, secretsOf } from './secrets.js';
-import type { DomainRuntime, TaskState } from './state.js';
+import { type DomainRuntime, sameReason, type TaskState } from './state.js';
 import { callWebhook, webhookVars } from './webhook.js';
 
 export interface SyncEnv {
@@ -45,7 +45,7 @@ const IN_STEP = new Set(['ipSame', 'providerSame', 'dnsSame', 'ipUnchanged', 'su
 export function refreshDomains(task: DdnsTask, state: TaskState, suffixes: Set<string>): void {
   state.setDomains(
     parseDomains(task.domains, suffixes).map((p) =>
-      p.ok ? { line: p.domain.line, parsed: p.domain } : { line: p.line, error: p.error },
+      p.ok ? { line: p.domain.line, parsed: p.domain } : { line: p.line },
     ),
   );
 }
@@ -68,7 +68,7 @@ async function syncDomain(
     return 'quiet';
   }
   if (!forced && d.value === ip) {
-    state.setStatus(d, 'ipSame', now(), `${p.fqdn} already holds ${ip}`);
+    state.setStatus(d, 'ipSame', now(), ddnsReason('recordHolds', { fqdn: p.fqdn, ip }));
     return 'quiet';
   }
   const family = task.recordType === 'A' ? 4 : 6;
@@ -76,14 +76,14 @@ async function syncDomain(
     const a = await resolveOnServers(p.fqdn, family, task.dnsServers, task.httpTimeout * 1000);
     if (a.addresses.includes(ip)) {
       d.value = ip;
-      state.setStatus(d, 'dnsSame', now(), `${a.server} answers ${ip}`);
+      state.setStatus(d, 'dnsSame', now(), ddnsReason('dnsAnswers', { server: a.server, ip }));
       return 'quiet';
     }
-    if (a.error) state.log('warn', `${p.fqdn}: DNS check failed (${a.error}), asking the provider`, now());
+    if (a.error) state.logLine(3, ddnsLogLine('dnsCheckFailed', { fqdn: p.fqdn, detail: a.error }), now());
   }
   const kind = task.dns.provider;
   if (kind !== 'callback' && !env.dns.capabilities(kind)) {
-    state.setStatus(d, 'failed', now(), `unknown DNS provider "${kind}"`, 'unknownProvider');
+    state.setStatus(d, 'failed', now(), ddnsReason('unknownProvider', { provider: kind }));
     return 'failed';
   }
   env.onProviderCall?.(task, p.fqdn);
@@ -103,21 +103,28 @@ async function syncDomain(
     );
     d.value = ip;
     if (outcome === 'same') {
-      state.setStatus(d, 'providerSame', now(), `the provider's record already holds ${ip}`);
+      state.setStatus(d, 'providerSame', now(), ddnsReason('providerHolds', { ip }));
       return 'quiet';
     }
-    state.setStatus(d, 'succeeded', now(), `${outcome} ${task.recordType} ${ip}`);
-    state.log('info', `${p.fqdn}: ${outcome} ${task.recordType} ${ip}`, now());
-    env.log.info(`${p.fqdn}: ${outcome} ${task.recordType} ${ip}`);
+    const done = { type: task.recordType, ip };
+    state.setStatus(d, 'succeeded', now(), ddnsReason(outcome === 'created' ? 'recordCreated' : 'recordUpdated', done));
+    const line = ddnsLogLine(outcome === 'created' ? 'recordCreated' : 'recordUpdated', { fqdn: p.fqdn, ...done });
+    state.logLine(4, line, now());
+    env.log.info(line.text);
     return 'success';
   } catch (err) {
-    const msg = err instanceof ProviderError ? err.message : `${(err as Error).message}`;
+    // The provider's own words (or the network's) follow the topic; the callback's refusal is coded.
+    const reason =
+      err instanceof CallbackRefused
+        ? ddnsReason('providerError', { cause: err.reason })
+        : ddnsReason('providerError', { detail: (err as Error).message });
     // A failure is news once (program log, webhook), not again every round while it lasts.
-    const repeated = d.status === 'failed' && d.msg === msg;
-    state.setStatus(d, 'failed', now(), msg, 'providerError');
-    state.log('error', `${p.fqdn}: update failed: ${msg}`, now());
+    const repeated = d.status === 'failed' && sameReason(d.reason, reason);
+    state.setStatus(d, 'failed', now(), reason);
+    const line = ddnsLogLine('updateFailed', { fqdn: p.fqdn, cause: reason });
+    state.logLine(2, line, now());
     if (repeated) return 'quiet';
-    env.log.warn(`${p.fqdn}: update failed: ${msg}`);
+    env.log.warn(line.text);
     return 'failed';
   }
 }
@@ -146,18 +153,19 @@ export async function syncTask(
     });
     state.lastCheck = env.now();
     if (!got.ok) {
-      const repeated = state.ipError?.msg === got.msg;
-      state.ipError = { code: got.code, msg: got.msg };
-      for (const d of state.domains) if (d.parsed) state.setStatus(d, 'paused', env.now(), got.msg, got.code);
-      state.log('error', `getting the IP failed: ${got.msg}`, env.now());
+      const repeated = sameReason(state.ipError, got.reason);
+      state.ipError = got.reason;
+      for (const d of state.domains) if (d.parsed) state.setStatus(d, 'paused', env.now(), got.reason);
+      const line = ddnsLogLine('ipFailed', { cause: got.reason });
+      state.logLine(2, line, env.now());
       if (repeated) return;
-      env.log.warn(`task ${task.name || task.key}: getting the IP failed: ${got.msg}`);
+      env.log.warn(`task ${task.name || task.key}: ${line.text}`);
       await maybeWebhook(
         task,
         state,
         env,
         '',
-        got.msg,
+        got.reason.text,
         [],
         state.domains.filter((d) => d.parsed),
       );
@@ -166,7 +174,11 @@ export async function syncTask(
     state.ipError = undefined;
     const ipChanged = got.ip !== state.ip;
     if (ipChanged) {
-      state.log('info', `IP ${got.ip} (from ${got.from})${state.ip ? `, was ${state.ip}` : ''}`, env.now());
+      const from = sourceOf(task, got.from);
+      const line = state.ip
+        ? ddnsLogLine('ipChanged', { ip: got.ip, from, prev: state.ip })
+        : ddnsLogLine('ipGot', { ip: got.ip, from });
+      state.logLine(4, line, env.now());
       state.ip = got.ip;
       state.ipTime = env.now();
       state.addIp(got.ip, env.now());
@@ -186,7 +198,7 @@ export async function syncTask(
     if (success.length || failed.length) await maybeWebhook(task, state, env, got.ip, '', success, failed);
   } catch (err) {
     // A bug must not stop the other tasks; it shows on this task.
-    state.log('error', `check failed: ${(err as Error).message}`, env.now());
+    state.logLine(2, ddnsLogLine('checkFailed', { detail: (err as Error).message }), env.now());
     env.log.error(`task ${task.name || task.key}: check failed: ${(err as Error).stack ?? err}`);
   } finally {
     state.running = false;
@@ -224,10 +236,25 @@ async function maybeWebhook(
     target: own ? 'task' : 'global',
     attempts: r.attempts,
     ...(r.status !== undefined ? { status: r.status } : {}),
-    msg: r.msg,
+    reason: r.reason,
   });
   if (!r.ok) {
-    state.log('error', `webhook call error: ${r.msg} (${r.attempts} attempts)`, env.now());
-    env.log.warn(`task ${task.name || task.key}: webhook call error: ${r.msg}`);
+    const line = ddnsLogLine('webhookFailed', { attempts: r.attempts, cause: r.reason });
+    state.logLine(2, line, env.now());
+    env.log.warn(`task ${task.name || task.key}: ${line.text}`);
+  }
+}
+
+/** Where the task's address came from, for its log: the URL, the network card, the command … */
+function sourceOf(task: DdnsTask, from: string): CodedText {
+  switch (task.ipSource.type) {
+    case 'url':
+      return ddnsReason('fromUrl', { url: from });
+    case 'netInterface':
+      return ddnsReason('fromInterface', { name: from });
+    case 'command':
+      return ddnsReason('fromCommand');
+    default:
+      return ddnsReason('fromOdhcpd');
   }
 }

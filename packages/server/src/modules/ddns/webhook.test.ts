@@ -35,7 +35,13 @@ describe('webhook calls', () => {
         retries: 3,
       });
       const r = await callWebhook(w, vars, { http, delay: async (ms) => void pauses.push(ms) });
-      expect(r).toMatchObject({ ok: true, status: 200, attempts: 3, response: 'ok done' });
+      expect(r).toMatchObject({
+        ok: true,
+        status: 200,
+        attempts: 3,
+        response: 'ok done',
+        reason: { code: 'webhookOk' },
+      });
       expect(pauses).toEqual([1000, 2000]);
       expect(rec.seen.map((s) => s.body)).toEqual(Array(3).fill('{"d":"a.example.com"}'));
     } finally {
@@ -54,10 +60,18 @@ describe('webhook calls', () => {
         retries: 1,
       });
       const r = await callWebhook(w, vars, { http, delay: async () => {} });
-      expect(r).toMatchObject({ ok: false, attempts: 2, msg: 'HTTP 200: the answer is not a success' });
+      expect(r).toMatchObject({
+        ok: false,
+        attempts: 2,
+        reason: { code: 'webhookCallError', params: { cause: { code: 'answerNotSuccess', params: { status: 200 } } } },
+      });
+      expect(r.reason.text).toBe('webhook call error: HTTP 200: the answer is not a success');
       const down = await callWebhook({ ...w, url: 'http://127.0.0.1:9/' }, vars, { http, delay: async () => {} }, 0);
       expect(down.ok).toBe(false);
-      expect(down.msg).toMatch(/ECONNREFUSED/);
+      expect(down.reason).toMatchObject({
+        code: 'webhookCallError',
+        params: { detail: expect.stringMatching(/ECONNREFUSED/) },
+      });
     } finally {
       await rec.close();
     }

@@ -2,7 +2,7 @@
 // configured strings (or any 2xx with the check off), extra attempts with growing pauses.
 // Variables: #{ipAddr} #{time} #{timestamp} #{taskName} #{recordType} #{successDomains}
 // #{failedDomains} (comma lists) and #{successDomainsLine} #{failedDomainsLine} (one per line).
-import type { DdnsTask, DdnsWebhook } from '@lucky/shared';
+import { type CodedText, type DdnsTask, type DdnsWebhook, ddnsReason } from '@lucky/shared';
 import type { HttpClients } from '../../core/outbound/client.js';
 import { proxyOf } from './providerContext.js';
 import { buildTemplateRequest, isSuccessAnswer, type TemplateVars } from './template.js';
@@ -10,7 +10,8 @@ import { buildTemplateRequest, isSuccessAnswer, type TemplateVars } from './temp
 export interface WebhookOutcome {
   ok: boolean;
   status?: number;
-  msg: string;
+  /** webhookOk, or webhookCallError with what went wrong as its cause or detail. */
+  reason: CodedText;
   /** Start of the last answer's body. */
   response: string;
   attempts: number;
@@ -77,12 +78,13 @@ export async function callWebhook(
   env: WebhookEnv,
   retries = w.retries,
 ): Promise<WebhookOutcome> {
-  let last: WebhookOutcome = { ok: false, msg: 'not called', response: '', attempts: 0 };
+  const failed = (params: Record<string, unknown>) => ddnsReason('webhookCallError', params);
+  let last: WebhookOutcome = { ok: false, reason: failed({}), response: '', attempts: 0 };
   let req: ReturnType<typeof buildTemplateRequest>;
   try {
     req = buildTemplateRequest(w, vars);
   } catch (err) {
-    return { ok: false, msg: (err as Error).message, response: '', attempts: 0 };
+    return { ok: false, reason: failed({ detail: (err as Error).message }), response: '', attempts: 0 };
   }
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (attempt > 0) {
@@ -98,12 +100,14 @@ export async function callWebhook(
       last = {
         ok,
         status: res.status,
-        msg: ok ? 'ok' : `HTTP ${res.status}: the answer is not a success`,
+        reason: ok
+          ? ddnsReason('webhookOk')
+          : failed({ cause: ddnsReason('answerNotSuccess', { status: res.status }) }),
         response: res.text.slice(0, 4096),
         attempts: attempt + 1,
       };
     } catch (err) {
-      last = { ok: false, msg: (err as Error).message, response: '', attempts: attempt + 1 };
+      last = { ok: false, reason: failed({ detail: (err as Error).message }), response: '', attempts: attempt + 1 };
     }
     if (last.ok) break;
   }

@@ -44,7 +44,7 @@ describe('TokenBucket', () => {
 });
 
 describe('admit', () => {
-  const scope = (name: string, tcp: number, udp: number, perIp: number): Scope => ({
+  const scope = (name: Scope['name'], tcp: number, udp: number, perIp: number): Scope => ({
     name,
     occupancy: new Occupancy(),
     caps: { tcp, udp, perIp },
@@ -56,7 +56,7 @@ describe('admit', () => {
     const a = admit('tcp', '1.1.1.1', [g, r]);
     const b = admit('tcp', '1.1.1.2', [g, r]);
     expect(a.ok && b.ok).toBe(true);
-    expect(admit('tcp', '1.1.1.3', [g, r])).toEqual({ ok: false, reason: 'rule limit of 2 TCP connections' });
+    expect(admit('tcp', '1.1.1.3', [g, r])).toEqual({ ok: false, code: 'ruleTcpLimit', cap: 2 });
     if (a.ok) {
       a.release();
       a.release();
@@ -64,14 +64,14 @@ describe('admit', () => {
     expect(g.occupancy.tcp).toBe(1);
     expect(r.occupancy.tcp).toBe(1);
     expect(admit('udp', '1.1.1.1', [g, r]).ok).toBe(true);
-    expect(admit('udp', '1.1.1.1', [g, r])).toEqual({ ok: false, reason: 'global limit of 1 UDP sessions' });
+    expect(admit('udp', '1.1.1.1', [g, r])).toEqual({ ok: false, code: 'globalUdpLimit', cap: 1 });
   });
 
   it('caps one client address over TCP and UDP together', () => {
     const s = scope('global', 10, 10, 2);
     expect(admit('tcp', '::1', [s]).ok).toBe(true);
     expect(admit('udp', '::1', [s]).ok).toBe(true);
-    expect(admit('tcp', '::1', [s])).toEqual({ ok: false, reason: 'global limit of 2 connections per client address' });
+    expect(admit('tcp', '::1', [s])).toEqual({ ok: false, code: 'globalPerIpLimit', cap: 2 });
     expect(admit('tcp', '127.0.0.1', [s]).ok).toBe(true);
   });
 });

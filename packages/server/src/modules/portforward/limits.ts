@@ -92,10 +92,13 @@ export interface Caps {
 }
 
 export interface Scope {
-  name: string;
+  name: 'global' | 'rule';
   occupancy: Occupancy;
   caps: Caps;
 }
+
+/** Which limit refused a client: a log code of the module (`ruleTcpLimit` …), with the cap. */
+export type LimitCode = `${Scope['name']}${'Tcp' | 'Udp' | 'PerIp'}Limit`;
 
 /**
  * Admits a new connection or session against every scope (module first, then rule), or says
@@ -105,15 +108,14 @@ export function admit(
   kind: 'tcp' | 'udp',
   clientIp: string,
   scopes: readonly Scope[],
-): { ok: true; release: () => void } | { ok: false; reason: string } {
+): { ok: true; release: () => void } | { ok: false; code: LimitCode; cap: number } {
   // Per address means per host: an IPv6 client is counted by its /64, which one host can fill.
   const ip = addressKey(clientIp);
   for (const s of scopes) {
     const cap = s.caps[kind];
-    if (s.occupancy[kind] >= cap)
-      return { ok: false, reason: `${s.name} limit of ${cap} ${kind === 'tcp' ? 'TCP connections' : 'UDP sessions'}` };
+    if (s.occupancy[kind] >= cap) return { ok: false, code: `${s.name}${kind === 'tcp' ? 'Tcp' : 'Udp'}Limit`, cap };
     if (s.caps.perIp > 0 && s.occupancy.of(ip) >= s.caps.perIp)
-      return { ok: false, reason: `${s.name} limit of ${s.caps.perIp} connections per client address` };
+      return { ok: false, code: `${s.name}PerIpLimit`, cap: s.caps.perIp };
   }
   for (const s of scopes) s.occupancy.add(kind, ip);
   let released = false;

@@ -1,18 +1,22 @@
-import type { PortforwardRule, PortforwardSettings } from '@lucky/shared';
+import { fillTemplate, PORTFORWARD_LOG, type PortforwardRule, type PortforwardSettings } from '@lucky/shared';
+import type { CertResolver } from '../../core/certs/resolver.js';
 import type { Logger } from '../../core/logs/logger.js';
+import { RuleLog, type RuleLogLevel } from '../../core/logs/ruleLog.js';
 import { createIpMatcher } from '../../core/net/lan.js';
-import type { KeyPair } from '../../core/tls/adminCert.js';
 import { Occupancy, type Scope, TokenBucket } from './limits.js';
-import { RuleLog } from './ruleLog.js';
 import { buildRuleTls, type RuleTls } from './ruleTls.js';
 
-/** Module-wide state every proxy shares: the global settings, the global counts, the program log. */
+/** Module-wide state every proxy shares: the global settings, the global counts, the program log, the certificates. */
 export interface ModuleShared {
   settings: PortforwardSettings;
   /** Global TCP connections, UDP sessions and per-address counts, with the global caps. */
   scope: Scope;
   log: Logger;
+  /** The certificate store (ctx.certs), asked per TLS handshake. */
+  certs: CertResolver;
 }
+
+export type LogCode = keyof typeof PORTFORWARD_LOG;
 
 export function moduleScope(): Scope {
   return { name: 'global', occupancy: new Occupancy(), caps: { tcp: 0, udp: 0, perIp: 0 } };
@@ -41,16 +45,23 @@ export class RuleRuntime {
   constructor(
     rule: PortforwardRule,
     readonly shared: ModuleShared,
-    adminCert: KeyPair | undefined,
   ) {
     this.rule = rule;
     this.log = new RuleLog(logOptions(rule), shared.log.child(rule.name || rule.key));
     this.scope = { name: 'rule', occupancy: new Occupancy(), caps: { tcp: 0, udp: 0, perIp: 0 } };
-    this.update(rule, adminCert);
+    this.update(rule);
+  }
+
+  /**
+   * A coded line of the rule's log: the UI shows `portforward.log_<code>` with the params, the
+   * English text is the module's template. Callers of busy lines check `log.wants(level)` first.
+   */
+  line(level: RuleLogLevel, code: LogCode, params: Record<string, unknown>): void {
+    this.log.coded(level, code, params, fillTemplate(PORTFORWARD_LOG[code], params));
   }
 
   /** Apply an edited rule in place. Returns true when the access list changed (open connections are re-checked). */
-  update(rule: PortforwardRule, adminCert: KeyPair | undefined): boolean {
+  update(rule: PortforwardRule): boolean {
     const accessChanged =
       rule.accessMode !== this.rule.accessMode || rule.accessList.join('\n') !== this.rule.accessList.join('\n');
     if (rule.name !== this.rule.name) this.log.setConsole(this.shared.log.child(rule.name || rule.key));
@@ -59,7 +70,7 @@ export class RuleRuntime {
     this.scope.caps = { tcp: rule.maxTcpConnections, udp: rule.maxUdpSessions, perIp: rule.perIpMaxConnections };
     this.bucketIn.setRate(rule.speedLimitIn);
     this.bucketOut.setRate(rule.speedLimitOut);
-    this.tls = buildRuleTls(rule, adminCert);
+    this.tls = buildRuleTls(rule, this.shared.certs);
     if (rule.accessMode === 'off') this.allow = () => true;
     else {
       const listed = createIpMatcher(rule.accessList);

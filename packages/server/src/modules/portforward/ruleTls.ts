@@ -1,47 +1,28 @@
 import tls from 'node:tls';
-import type { PortforwardErrorCode, PortforwardRule } from '@lucky/shared';
-import type { KeyPair } from '../../core/tls/adminCert.js';
+import type { PortforwardRule } from '@lucky/shared';
+import type { CertResolver } from '../../core/certs/resolver.js';
 
-/** What a rule's TLS options turn into: a server context to accept TLS, or options to connect with TLS. */
+/**
+ * What a rule's TLS options turn into. `terminate`: the pasted pair's server context, else the
+ * certificate store (`store`), asked per handshake by the client's server name, so an added or
+ * renewed certificate serves at the next connection. `originate`: how to connect to the target.
+ */
 export interface RuleTls {
   serverContext?: tls.SecureContext;
+  store?: CertResolver;
   client?: { servername?: string; rejectUnauthorized: boolean; ca?: string };
 }
 
 type TlsFields = Pick<PortforwardRule, 'tlsMode' | 'tlsCert' | 'tlsKey' | 'tlsCa' | 'tlsServerName' | 'tlsSkipVerify'>;
 
-/** The server-side check the shared schema cannot do (no node:crypto there): PEM that parses. */
-export function checkRuleTls(rule: TlsFields): { field: string; code: PortforwardErrorCode } | undefined {
-  if (rule.tlsMode === 'terminate' && rule.tlsCert.trim()) {
-    try {
-      tls.createSecureContext({ cert: rule.tlsCert, key: rule.tlsKey });
-    } catch {
-      return { field: 'tlsCert', code: 'tlsPairInvalid' };
-    }
-  }
-  if (rule.tlsMode === 'originate' && rule.tlsCa.trim()) {
-    try {
-      tls.createSecureContext({ ca: rule.tlsCa });
-      if (!rule.tlsCa.includes('-----BEGIN CERTIFICATE-----')) throw new Error('no certificate');
-    } catch {
-      return { field: 'tlsCa', code: 'tlsCaInvalid' };
-    }
-  }
-  return undefined;
-}
+/** Terminates TLS with a certificate of the store: `terminate` without a pasted pair. */
+export const usesCertStore = (rule: TlsFields): boolean => rule.tlsMode === 'terminate' && !rule.tlsCert.trim();
 
-/** Needs the admin's certificate: terminate without a pasted pair. */
-export const needsAdminCert = (rule: TlsFields): boolean => rule.tlsMode === 'terminate' && !rule.tlsCert.trim();
-
-/**
- * Builds the TLS side of a rule. For `terminate` the pasted pair, else the admin's self-signed
- * certificate (until the certificate store lands). For `originate` SNI and verification.
- */
-export function buildRuleTls(rule: TlsFields, adminCert: KeyPair | undefined): RuleTls {
+/** Builds the TLS side of a rule; throws when a pasted pair cannot be used. */
+export function buildRuleTls(rule: TlsFields, certs: CertResolver): RuleTls {
   if (rule.tlsMode === 'terminate') {
-    const pair = rule.tlsCert.trim() ? { cert: rule.tlsCert, key: rule.tlsKey } : adminCert;
-    if (!pair) throw new Error('no certificate for TLS');
-    return { serverContext: tls.createSecureContext({ cert: pair.cert, key: pair.key }) };
+    if (usesCertStore(rule)) return { store: certs };
+    return { serverContext: tls.createSecureContext({ cert: rule.tlsCert, key: rule.tlsKey }) };
   }
   if (rule.tlsMode === 'originate') {
     return {
@@ -53,4 +34,16 @@ export function buildRuleTls(rule: TlsFields, adminCert: KeyPair | undefined): R
     };
   }
   return {};
+}
+
+/**
+ * The server side of a TLS connection from a client, or undefined when there is no certificate
+ * to offer (the store is empty). The store's default certificate serves clients that send no
+ * server name (an IP address); a name picks its own at the handshake.
+ */
+export function serverTlsOptions(t: RuleTls): tls.TLSSocketOptions | undefined {
+  if (t.serverContext) return { isServer: true, secureContext: t.serverContext };
+  const store = t.store;
+  if (!store?.hasAny()) return undefined;
+  return { isServer: true, secureContext: store.contextFor(undefined), SNICallback: store.sniCallback() };
 }

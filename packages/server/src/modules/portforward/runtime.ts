@@ -1,4 +1,7 @@
 import {
+  type CodedText,
+  fillTemplate,
+  PORTFORWARD_REASONS,
   type PortforwardConfig,
   type PortforwardSettings,
   type ProxySpec,
@@ -6,9 +9,7 @@ import {
   proxySpecs,
 } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
-import { type KeyPair, loadAdminCertificate } from '../../core/tls/adminCert.js';
 import { type ModuleShared, moduleScope, RuleRuntime, setModuleCaps } from './ruleRuntime.js';
-import { needsAdminCert } from './ruleTls.js';
 import { TcpProxy } from './tcpProxy.js';
 import { UdpProxy } from './udpProxy.js';
 
@@ -16,8 +17,14 @@ export type Proxy = TcpProxy | UdpProxy;
 
 const settingsOf = ({ rules: _rules, ...settings }: PortforwardConfig): PortforwardSettings => settings;
 
+/** A reason of the module (`PORTFORWARD_REASONS`) with its English text. */
+export function reason(code: keyof typeof PORTFORWARD_REASONS, params: Record<string, unknown> = {}): CodedText {
+  return { code, params, text: fillTemplate(PORTFORWARD_REASONS[code], params) };
+}
+
 /**
- * The module's live state: one RuleRuntime per rule (logs, counts, limiters) and one proxy per
+ * The module's live state while its switch is on (the supervisor creates it then, and stops it
+ * when the switch goes off): one RuleRuntime per rule (logs, counts, limiters) and one proxy per
  * (rule, forward type, listen address, port). A reload diffs by that identity: untouched ports
  * keep their listener and open connections and get the new settings in place; removed ports
  * close (first, so a port that moved to another rule is free); added ports open.
@@ -26,15 +33,14 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
   private config: PortforwardConfig = portforwardConfigSchema.parse({});
   private readonly shared: ModuleShared;
   private readonly rules = new Map<string, RuleRuntime>();
-  /** Why a rule could not be applied (its TLS certificate …); its ports stay closed. */
-  private readonly ruleErrors = new Map<string, string>();
+  /** Why a rule could not be applied (its pasted certificate …); its ports stay closed. */
+  private readonly ruleErrors = new Map<string, CodedText>();
   private readonly proxies = new Map<string, Proxy>();
-  private adminCert: KeyPair | undefined;
   private queue: Promise<void> = Promise.resolve();
   private sampler: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: ModuleContext) {
-    this.shared = { settings: settingsOf(this.config), scope: moduleScope(), log: ctx.log };
+    this.shared = { settings: settingsOf(this.config), scope: moduleScope(), log: ctx.log, certs: ctx.certs };
   }
 
   async start(config: PortforwardConfig): Promise<void> {
@@ -60,9 +66,10 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
   status() {
     const s = this.summary();
     const failed = [...this.proxies.values()].filter((p) => p.state === 'error').length + this.ruleErrors.size;
+    const why = failed ? reason('portsNotRunning', { count: failed }) : undefined;
     return {
-      state: this.config.enabled ? ('running' as const) : ('stopped' as const),
-      error: failed ? `${failed} port(s) or rule(s) could not be started; see the port-forwarding list` : undefined,
+      reason: why && { code: why.code, params: why.params },
+      error: why?.text,
       details: { ...s },
     };
   }
@@ -72,7 +79,12 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
     return this.rules.get(key);
   }
 
-  ruleError(key: string): string | undefined {
+  /** Whether the certificate store has a certificate for rules that terminate TLS without their own. */
+  certificatesAvailable(): boolean {
+    return this.shared.certs.hasAny();
+  }
+
+  ruleError(key: string): CodedText | undefined {
     return this.ruleErrors.get(key);
   }
 
@@ -123,9 +135,6 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
 
   private apply(config: PortforwardConfig): Promise<void> {
     return this.serial(async () => {
-      if (config.rules.some((r) => r.enabled && needsAdminCert(r)) && !this.adminCert) {
-        this.adminCert = await loadAdminCertificate(this.ctx.configDir);
-      }
       this.config = config;
       this.shared.settings = settingsOf(config);
       setModuleCaps(this.shared.scope, this.shared.settings);
@@ -137,21 +146,21 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
       for (const rule of config.rules) {
         try {
           const rt = this.rules.get(rule.key);
-          if (!rt) this.rules.set(rule.key, new RuleRuntime(rule, this.shared, this.adminCert));
-          else if (rt.update(rule, this.adminCert)) accessChanged.add(rule.key);
+          if (!rt) this.rules.set(rule.key, new RuleRuntime(rule, this.shared));
+          else if (rt.update(rule)) accessChanged.add(rule.key);
         } catch (err) {
-          this.ruleErrors.set(rule.key, (err as Error).message);
-          this.ctx.log.error(`rule ${rule.name || rule.key}: ${(err as Error).message}`);
+          // Only a pasted certificate and key can fail here (the save checked them; a hand-edited file may not).
+          const why = reason('tlsPairInvalid', { detail: (err as Error).message });
+          this.ruleErrors.set(rule.key, why);
+          this.ctx.log.error(`rule ${rule.name || rule.key}: ${why.text}`);
         }
       }
 
       const wanted = new Map<string, { spec: ProxySpec; rt: RuleRuntime }>();
-      if (config.enabled) {
-        for (const rule of config.rules) {
-          const rt = this.rules.get(rule.key);
-          if (!rule.enabled || !rt || this.ruleErrors.has(rule.key)) continue;
-          for (const spec of proxySpecs(rule)) wanted.set(`${rule.key}|${spec.id}`, { spec, rt });
-        }
+      for (const rule of config.rules) {
+        const rt = this.rules.get(rule.key);
+        if (!rule.enabled || !rt || this.ruleErrors.has(rule.key)) continue;
+        for (const spec of proxySpecs(rule)) wanted.set(`${rule.key}|${spec.id}`, { spec, rt });
       }
       const removed = [...this.proxies].filter(([k]) => !wanted.has(k));
       for (const [k] of removed) this.proxies.delete(k);

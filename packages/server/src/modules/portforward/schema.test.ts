@@ -5,14 +5,19 @@ import {
   checkPortforwardRules,
   type ForwardType,
   findForwardLoop,
+  isTargetAddress,
   type PortforwardRule,
   parsePortList,
   portforwardConfigSchema,
-  portforwardIssue,
+  portforwardIssues,
   portforwardRuleInputSchema,
+  portforwardSettingsPatchSchema,
   proxySpecs,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
+import { portforwardMigrations } from './migrations.js';
+
+const portforwardIssue = portforwardIssues.fromZod;
 
 const rule = (over: Partial<PortforwardRule> = {}): PortforwardRule =>
   portforwardRuleInputSchema.parse({
@@ -134,11 +139,15 @@ describe('schema', () => {
     });
   });
 
-  it('a rule saved before the per-address default gets the default cap; a 0 chosen since stays', () => {
+  it('migration 0 → 1: a rule saved before the per-address default gets the default cap; a 0 chosen since stays', () => {
     const saved = { ...rule({ name: 'old' }), key: 'OLD', perIpMaxConnections: 0 } as Record<string, unknown>;
     delete saved.tcpIdleTimeoutMs;
     const chosen = { ...rule({ name: 'new', listenPorts: '8081' }), key: 'NEW', perIpMaxConnections: 0 };
-    const parsed = portforwardConfigSchema.parse({ rules: [saved, chosen] });
+    expect(portforwardMigrations).toHaveLength(1);
+    const migrated = portforwardMigrations[0]({ rules: [saved, chosen] });
+    // The schema itself no longer reshapes old files.
+    expect(portforwardConfigSchema.parse({ rules: [saved] }).rules[0].perIpMaxConnections).toBe(0);
+    const parsed = portforwardConfigSchema.parse(migrated);
     expect(parsed.rules.map((r) => [r.key, r.perIpMaxConnections, r.tcpIdleTimeoutMs])).toEqual([
       ['OLD', 64, 30 * 60_000],
       ['NEW', 0, 30 * 60_000],
@@ -176,9 +185,38 @@ describe('schema', () => {
         params: {},
         msg: 'choose at least one forwarding type',
       });
+    const ports = portforwardRuleInputSchema.safeParse({ ...rule(), listenPorts: '80,90-85' });
+    expect(ports.success ? undefined : portforwardIssue(ports.error.issues[0])).toEqual({
+      field: 'listenPorts',
+      code: 'portListInvalid',
+      params: { token: '90-85' },
+      msg: 'ports are a comma list of 1-65535 and ranges a-b with a < b (90-85)',
+    });
     const big = portforwardRuleInputSchema.safeParse({ ...rule(), udpPacketSize: 65508 });
     if (!big.success)
       expect(portforwardIssue(big.error.issues[0])).toMatchObject({ code: 'tooBig', params: { max: 65507 } });
     expect(big.success).toBe(false);
+  });
+});
+
+describe('settings patch', () => {
+  it('takes any subset without filling the rest with defaults, and checks what it names', () => {
+    expect(portforwardSettingsPatchSchema.parse({ ruleLimit: 3 })).toEqual({ ruleLimit: 3 });
+    expect(portforwardSettingsPatchSchema.parse({})).toEqual({});
+    const bad = portforwardSettingsPatchSchema.safeParse({ maxTcpConnections: 0 });
+    expect(bad.success ? undefined : portforwardIssue(bad.error.issues[0])).toMatchObject({
+      field: 'maxTcpConnections',
+      code: 'tooSmall',
+      params: { min: 1 },
+    });
+  });
+});
+
+describe('target addresses (shared net.ts)', () => {
+  it('takes IPs and host names (labels with _ too, a trailing dot); not wildcards or bad IPv4', () => {
+    for (const ok of ['192.168.1.2', 'fe80::1%eth0', 'nas.lan', 'my_nas', '_sip._udp.example.com', 'host.lan.'])
+      expect(isTargetAddress(ok), ok).toBe(true);
+    for (const bad of ['*.lan', '1.2.3', '300.1.1.1', 'a b', '-x.lan', '', 'x'.repeat(64)])
+      expect(isTargetAddress(bad), bad).toBe(false);
   });
 });

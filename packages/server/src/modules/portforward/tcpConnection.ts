@@ -4,6 +4,7 @@ import { isIp } from '@lucky/shared';
 import type { ProxyStats } from './limits.js';
 import type { RuleRuntime } from './ruleRuntime.js';
 import { hostPort } from './ruleRuntime.js';
+import { serverTlsOptions } from './ruleTls.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from './tcpRelay.js';
 
 const TLS_HANDSHAKE_MS = 10_000;
@@ -38,6 +39,7 @@ export class TcpConnection {
   private finished = false;
   private targetName = '';
   private handshaking = false;
+  private noCertificate = false;
   /** Bytes relayed at the last idle check, and when that count last moved. */
   private seenBytes = 0;
   private activeAt = Date.now();
@@ -59,14 +61,22 @@ export class TcpConnection {
     } else if (mode === 'terminate') {
       // The TLS socket reports the connection's errors; the raw one only needs a listener.
       raw.on('error', () => {});
-      this.client = new tls.TLSSocket(raw, { isServer: true, secureContext: owner.rule.tls.serverContext });
-      this.handshaking = true;
+      const options = serverTlsOptions(owner.rule.tls);
+      if (options) {
+        this.client = new tls.TLSSocket(raw, options);
+        this.handshaking = true;
+      } else {
+        // No certificate to offer (the store is empty): the client cannot get through.
+        owner.rule.line(3, 'noCertificate', { id: owner.id, client: who });
+        this.client = raw;
+        this.noCertificate = true;
+      }
     } else {
       this.client = raw;
     }
     this.client.on('error', (err) => {
       if (this.handshaking)
-        owner.rule.log.warn(`${owner.id} ${who}: TLS with the client failed: ${(err as Error).message}`);
+        owner.rule.line(3, 'tlsHandshakeFailed', { id: owner.id, client: who, detail: (err as Error).message });
       this.sideFailed(this.target, err, 'client');
     });
     this.client.on('close', () => this.sideClosed());
@@ -74,6 +84,10 @@ export class TcpConnection {
 
   start(): void {
     const rule = this.owner.rule;
+    if (this.noCertificate) {
+      this.client.destroy();
+      return;
+    }
     if (!this.handshaking) {
       this.connect(rule.targetOrder(), 0);
       return;
@@ -100,7 +114,12 @@ export class TcpConnection {
     }
     if (now - this.activeAt < idleMs) return false;
     const log = this.owner.rule.log;
-    if (log.wants(4)) log.info(`${this.owner.id} ${this.who}: idle for ${Math.round(idleMs / 1000)} s, closing`);
+    if (log.wants(4))
+      this.owner.rule.line(4, 'idleClosed', {
+        id: this.owner.id,
+        client: this.who,
+        seconds: Math.round(idleMs / 1000),
+      });
     this.destroy();
     return true;
   }
@@ -115,7 +134,7 @@ export class TcpConnection {
     const rule = this.owner.rule;
     if (this.client.destroyed) return;
     if (i >= order.length) {
-      rule.log.error(`${this.owner.id} ${this.who}: no target answered (${order.join(', ')}), closing`);
+      rule.line(2, 'noTarget', { id: this.owner.id, client: this.who, targets: order.join(', ') });
       this.client.destroy();
       return;
     }
@@ -140,7 +159,7 @@ export class TcpConnection {
     const onFail = (err: Error) => {
       clearTimeout(timer);
       this.client.off('close', abandon);
-      rule.log.warn(`${this.owner.id} ${this.who}: target ${name} failed: ${errText(err)}`);
+      rule.line(3, 'targetFailed', { id: this.owner.id, client: this.who, target: name, detail: errText(err) });
       this.connect(order, i + 1);
     };
     const abandon = () => sock.destroy();
@@ -183,14 +202,19 @@ export class TcpConnection {
       }),
     ];
     for (const p of this.pumps) p.start();
-    const log = owner.rule.log;
-    if (log.wants(4)) log.info(`${owner.id} ${this.who} → ${this.targetName} open`);
+    if (owner.rule.log.wants(4))
+      owner.rule.line(4, 'opened', { id: owner.id, client: this.who, target: this.targetName });
   }
 
   /** One side failed: a reset travels on as a reset, anything else closes the other side. */
   private sideFailed(other: net.Socket | undefined, err: Error, side: 'client' | 'target'): void {
-    const log = this.owner.rule.log;
-    if (log.wants(5)) log.debug(`${this.owner.id} ${this.who}: ${side} error ${errText(err)}`);
+    const rule = this.owner.rule;
+    if (rule.log.wants(5))
+      rule.line(5, side === 'client' ? 'clientError' : 'targetError', {
+        id: this.owner.id,
+        client: this.who,
+        detail: errText(err),
+      });
     if (!other || other.destroyed) return;
     // A TLS socket cannot be reset (its handle is not a TCP one: Node throws); it is closed.
     if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' && !(other instanceof tls.TLSSocket)) {
@@ -213,10 +237,15 @@ export class TcpConnection {
     for (const p of this.pumps) p.stop();
     this.release();
     this.owner.connectionClosed(this);
-    const log = this.owner.rule.log;
-    if (this.target && log.wants(4)) {
-      const secs = ((Date.now() - this.started) / 1000).toFixed(1);
-      log.info(`${this.owner.id} ${this.who} closed after ${secs} s, in ${kb(this.bytesIn)}, out ${kb(this.bytesOut)}`);
+    const rule = this.owner.rule;
+    if (this.target && rule.log.wants(4)) {
+      rule.line(4, 'closed', {
+        id: this.owner.id,
+        client: this.who,
+        seconds: ((Date.now() - this.started) / 1000).toFixed(1),
+        in: kb(this.bytesIn),
+        out: kb(this.bytesOut),
+      });
     }
   }
 }

@@ -1,8 +1,8 @@
 import net from 'node:net';
-import type { PortforwardRunState, ProxySpec } from '@lucky/shared';
+import type { CodedText, PortforwardRunState, ProxySpec } from '@lucky/shared';
+import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
 import { admit, ProxyStats } from './limits.js';
-import { bindFailure, listenWithFallback, RETRY_BIND_MS, retryable } from './listen.js';
-import { hostPort, type RuleRuntime, unmapped } from './ruleRuntime.js';
+import { hostPort, type LogCode, type RuleRuntime, unmapped } from './ruleRuntime.js';
 import { type ConnectionOwner, TcpConnection } from './tcpConnection.js';
 
 const CLOSE_WAIT_MS = 2000;
@@ -11,24 +11,33 @@ const IDLE_SWEEP_MIN_MS = 250;
 const IDLE_SWEEP_MAX_MS = 10_000;
 
 /**
- * One TCP listening port of a rule. A bind failure is this port's error (shown in the list);
- * an address in use or not (yet) present is retried every few seconds. Edits swap `spec` and
- * `rule` in place, so the listener and its open connections stay.
+ * One TCP listening port of a rule. A bind failure is this port's error (shown in the list with
+ * its coded reason); an address in use or not (yet) present is retried by the core's PortBinder.
+ * Edits swap `spec` and `rule` in place, so the listener and its open connections stay.
  */
 export class TcpProxy implements ConnectionOwner {
   state: PortforwardRunState = 'starting';
-  error: string | undefined;
+  /** Why the port is not running. */
+  reason: CodedText | undefined;
   readonly stats = new ProxyStats();
   private server: net.Server | undefined;
   private readonly conns = new Set<TcpConnection>();
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly binder: PortBinder;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
     public spec: ProxySpec,
     public rule: RuleRuntime,
-  ) {}
+  ) {
+    // Type, address and port are the proxy's identity: an edit that changes them makes a new proxy.
+    const target = { host: spec.host, port: spec.port, ipv6Only: spec.ipv6Only };
+    this.binder = new PortBinder(
+      target,
+      (t) => this.bind(t),
+      (s) => this.bound(s),
+    );
+  }
 
   get id(): string {
     return this.spec.id;
@@ -38,31 +47,40 @@ export class TcpProxy implements ConnectionOwner {
     return this.spec.targetPort;
   }
 
+  /** Binds (or tries again now, after a failure); later retries run on their own. */
   async start(): Promise<void> {
-    clearTimeout(this.retryTimer);
+    await this.binder.start();
+  }
+
+  private async bind(t: Required<BindTarget>): Promise<void> {
     const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true, noDelay: true });
     server.on('connection', (raw) => this.accept(raw));
     try {
-      await listenWithFallback(this.spec, (opts) => listenTcp(server, opts));
+      await listenTcp(server, t);
     } catch (err) {
       server.close();
-      if (this.closed) return;
-      this.state = 'error';
-      this.error = bindFailure(err as NodeJS.ErrnoException, this.spec);
-      this.rule.log.error(`${this.id}: ${this.error}`);
-      if (retryable(err)) this.retryTimer = setTimeout(() => this.start(), RETRY_BIND_MS);
-      return;
+      throw err;
     }
     if (this.closed) {
       server.close();
       return;
     }
-    if (this.state === 'error') this.rule.log.info(`${this.id}: listening now`);
-    this.server = server;
-    this.state = 'running';
-    this.error = undefined;
     // After listening, errors come from accept (e.g. out of file descriptors): log, keep going.
-    server.on('error', (err) => this.rule.log.error(`${this.id}: ${(err as Error).message}`));
+    server.on('error', (err) => this.rule.line(2, 'acceptError', { id: this.id, detail: (err as Error).message }));
+    this.server = server;
+  }
+
+  private bound(s: BindState): void {
+    if (this.closed) return;
+    if (s.state === 'bound') {
+      if (this.state === 'error') this.rule.line(4, 'listening', { id: this.id });
+      this.state = 'running';
+      this.reason = undefined;
+      return;
+    }
+    this.state = 'error';
+    this.reason = s.reason;
+    this.rule.log.coded(2, s.reason.code, { ...s.reason.params, id: this.id }, `${this.id}: ${s.reason.text}`);
   }
 
   /** Swap in the edited settings; the listener and open connections stay. */
@@ -75,7 +93,7 @@ export class TcpProxy implements ConnectionOwner {
   recheckAccess(): void {
     for (const c of this.conns) {
       if (!this.rule.allows(c.ip)) {
-        this.rule.log.warn(`${this.id}: closing a connection from ${c.ip}: no longer allowed by the access list`);
+        this.rule.line(3, 'accessRevoked', { id: this.id, ip: c.ip });
         c.destroy();
       }
     }
@@ -114,7 +132,7 @@ export class TcpProxy implements ConnectionOwner {
   async close(): Promise<void> {
     this.closed = true;
     this.state = 'stopped';
-    clearTimeout(this.retryTimer);
+    this.binder.stop();
     this.stopIdleSweep();
     const server = this.server;
     this.server = undefined;
@@ -138,12 +156,12 @@ export class TcpProxy implements ConnectionOwner {
     const rule = this.rule;
     raw.on('error', () => {});
     if (!rule.allows(ip)) {
-      this.refuse(raw, who, `the ${rule.rule.accessMode} does not allow it`);
+      this.refuse(raw, who, rule.rule.accessMode === 'whitelist' ? 'notWhitelisted' : 'blacklisted');
       return;
     }
     const lease = admit('tcp', ip, rule.scopes());
     if (!lease.ok) {
-      this.refuse(raw, who, lease.reason);
+      this.refuse(raw, who, lease.code, lease.cap);
       return;
     }
     this.stats.accepted++;
@@ -154,9 +172,9 @@ export class TcpProxy implements ConnectionOwner {
     this.startIdleSweep();
   }
 
-  private refuse(raw: net.Socket, who: string, reason: string): void {
+  private refuse(raw: net.Socket, client: string, code: LogCode, cap?: number): void {
     this.stats.refused++;
-    if (this.rule.log.wants(3)) this.rule.log.warn(`${this.id} refused ${who}: ${reason}`);
+    if (this.rule.log.wants(3)) this.rule.line(3, code, { id: this.id, client, cap });
     raw.resetAndDestroy();
   }
 }

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pause, waitFor } from '../../../test/wait.js';
 import { TokenBucket } from './limits.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from './tcpRelay.js';
 
@@ -62,14 +63,16 @@ describe('Pump', () => {
     pump.start();
     const flood = Buffer.alloc(1024 * 1024, 1);
     for (let i = 0; i < 64; i++) a.client.write(flood);
-    await new Promise((r) => setTimeout(r, 300));
+    // The kernel buffers towards b.client are full once the relay has bytes it cannot hand on.
+    await waitFor(() => b.server.writableLength > 0, { what: 'the destination backed up' });
+    // Then time for a relay that ignored the back-pressure to read on (this wait is the test).
+    await pause(200);
     // Kernel buffers hold a few MiB; the relay itself holds at most one read buffer.
     expect(b.server.writableLength).toBeLessThanOrEqual(256 * 1024);
     expect(moved).toBeLessThan(40 * 1024 * 1024);
     const before = moved;
     b.client.resume();
-    await new Promise((r) => setTimeout(r, 300));
-    expect(moved).toBeGreaterThan(before);
+    await waitFor(() => moved > before, { what: 'the relay moving again' });
     pump.stop();
   });
 

@@ -1,8 +1,8 @@
 import dgram from 'node:dgram';
-import type { PortforwardRunState, ProxySpec } from '@lucky/shared';
+import type { CodedText, PortforwardRunState, ProxySpec } from '@lucky/shared';
+import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
 import { admit, ProxyStats } from './limits.js';
-import { type BindOptions, bindFailure, listenWithFallback, RETRY_BIND_MS, retryable } from './listen.js';
-import { hostPort, type RuleRuntime, unmapped } from './ruleRuntime.js';
+import { hostPort, type LogCode, type RuleRuntime, unmapped } from './ruleRuntime.js';
 import { UdpSession } from './udpSession.js';
 
 /** A refused client address is logged at most this often, so a flood does not fill the log. */
@@ -16,7 +16,8 @@ const SOCKET_BUFFER = 4 * 1024 * 1024;
  */
 export class UdpProxy {
   state: PortforwardRunState = 'starting';
-  error: string | undefined;
+  /** Why the port is not running. */
+  reason: CodedText | undefined;
   readonly stats = new ProxyStats();
   socket: dgram.Socket | undefined;
   private readonly sessions = new Map<string, UdpSession>();
@@ -24,39 +25,36 @@ export class UdpProxy {
   private lastSession: UdpSession | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweepEvery = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly binder: PortBinder;
   private closed = false;
 
   constructor(
     public spec: ProxySpec,
     public rule: RuleRuntime,
-  ) {}
+  ) {
+    const target = { host: spec.host, port: spec.port, ipv6Only: spec.ipv6Only };
+    this.binder = new PortBinder(
+      target,
+      (t) => this.bind(t),
+      (s) => this.bound(s),
+    );
+  }
 
   get id(): string {
     return this.spec.id;
   }
 
+  /** Binds (or tries again now, after a failure); later retries run on their own. */
   async start(): Promise<void> {
-    clearTimeout(this.retryTimer);
-    let socket: dgram.Socket | undefined;
-    try {
-      await listenWithFallback(this.spec, async (opts) => {
-        socket = await bindUdp(opts);
-      });
-    } catch (err) {
-      if (this.closed) return;
-      this.state = 'error';
-      this.error = bindFailure(err as NodeJS.ErrnoException, this.spec);
-      this.rule.log.error(`${this.id}: ${this.error}`);
-      if (retryable(err)) this.retryTimer = setTimeout(() => this.start(), RETRY_BIND_MS);
-      return;
-    }
-    const s = socket as dgram.Socket;
+    await this.binder.start();
+  }
+
+  private async bind(t: Required<BindTarget>): Promise<void> {
+    const s = await bindUdp(t);
     if (this.closed) {
       s.close();
       return;
     }
-    if (this.state === 'error') this.rule.log.info(`${this.id}: listening now`);
     try {
       s.setRecvBufferSize(SOCKET_BUFFER);
       s.setSendBufferSize(SOCKET_BUFFER);
@@ -64,11 +62,22 @@ export class UdpProxy {
       // The kernel caps these (net.core.rmem_max); the defaults work, only bursts suffer.
     }
     s.on('message', (msg, rinfo) => this.fromClient(msg, rinfo));
-    s.on('error', (err) => this.rule.log.error(`${this.id}: ${err.message}`));
+    s.on('error', (err) => this.rule.line(2, 'acceptError', { id: this.id, detail: err.message }));
     this.socket = s;
-    this.state = 'running';
-    this.error = undefined;
-    this.scheduleSweep();
+  }
+
+  private bound(s: BindState): void {
+    if (this.closed) return;
+    if (s.state === 'bound') {
+      if (this.state === 'error') this.rule.line(4, 'listening', { id: this.id });
+      this.state = 'running';
+      this.reason = undefined;
+      this.scheduleSweep();
+      return;
+    }
+    this.state = 'error';
+    this.reason = s.reason;
+    this.rule.log.coded(2, s.reason.code, { ...s.reason.params, id: this.id }, `${this.id}: ${s.reason.text}`);
   }
 
   update(spec: ProxySpec, rule: RuleRuntime): void {
@@ -79,7 +88,7 @@ export class UdpProxy {
 
   recheckAccess(): void {
     for (const s of this.sessions.values()) {
-      if (!this.rule.allows(s.ip)) s.close('no longer allowed by the access list');
+      if (!this.rule.allows(s.ip)) s.close('sessionRevoked');
     }
   }
 
@@ -91,9 +100,9 @@ export class UdpProxy {
   async close(): Promise<void> {
     this.closed = true;
     this.state = 'stopped';
-    clearTimeout(this.retryTimer);
+    this.binder.stop();
     clearInterval(this.sweepTimer);
-    for (const s of [...this.sessions.values()]) s.close('port closed');
+    for (const s of [...this.sessions.values()]) s.close('sessionPortClosed');
     const socket = this.socket;
     this.socket = undefined;
     if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
@@ -117,12 +126,12 @@ export class UdpProxy {
       const ip = unmapped(rinfo.address);
       const who = hostPort(ip, rinfo.port);
       if (!this.rule.allows(ip)) {
-        this.refuse(ip, who, `the ${this.rule.rule.accessMode} does not allow it`);
+        this.refuse(ip, who, this.rule.rule.accessMode === 'whitelist' ? 'notWhitelisted' : 'blacklisted');
         return;
       }
       const lease = admit('udp', ip, this.rule.scopes());
       if (!lease.ok) {
-        this.refuse(ip, who, lease.reason);
+        this.refuse(ip, who, lease.code, lease.cap);
         return;
       }
       this.stats.accepted++;
@@ -135,12 +144,12 @@ export class UdpProxy {
     session.fromClient(msg);
   }
 
-  private refuse(ip: string, who: string, reason: string): void {
+  private refuse(ip: string, client: string, code: LogCode, cap?: number): void {
     this.stats.refused++;
     const now = Date.now();
     if (now - (this.refusalLogged.get(ip) ?? 0) < REFUSAL_LOG_MS) return;
     this.refusalLogged.set(ip, now);
-    this.rule.log.warn(`${this.id} refused ${who}: ${reason}`);
+    this.rule.line(3, code, { id: this.id, client, cap });
   }
 
   /** Expired sessions are found by a sweep a few times per time-out (at most every second). */
@@ -158,7 +167,7 @@ export class UdpProxy {
     const now = Date.now();
     const timeout = this.rule.rule.udpTimeoutMs;
     for (const s of [...this.sessions.values()]) {
-      if (now - s.lastActive >= timeout) s.close(`idle for ${timeout} ms`);
+      if (now - s.lastActive >= timeout) s.close('sessionIdle', { ms: timeout });
     }
     for (const [ip, at] of this.refusalLogged) if (now - at > REFUSAL_LOG_MS) this.refusalLogged.delete(ip);
   }
@@ -167,7 +176,7 @@ export class UdpProxy {
 /** Send errors of single datagrams (ENOBUFS …) are not worth more than the drop itself. */
 const ignore = () => {};
 
-function bindUdp(opts: BindOptions): Promise<dgram.Socket> {
+function bindUdp(opts: Required<BindTarget>): Promise<dgram.Socket> {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket({ type: opts.host.includes(':') ? 'udp6' : 'udp4', ipv6Only: opts.ipv6Only });
     const onError = (err: Error) => {

@@ -2,8 +2,14 @@ import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIp } from '@lucky/shared';
 import type { TokenBucket } from './limits.js';
-import { hostPort } from './ruleRuntime.js';
+import { hostPort, type LogCode } from './ruleRuntime.js';
 import type { UdpProxy } from './udpProxy.js';
+
+/** Why a session ends: a log code (debug level), with its params. */
+type CloseCode = Extract<
+  LogCode,
+  'sessionIdle' | 'sessionRevoked' | 'sessionPortClosed' | 'sessionTargetError' | 'sessionNoTarget'
+>;
 
 /** Datagrams kept while the target's name is resolved; more are dropped. */
 const QUEUE_MAX = 64;
@@ -54,7 +60,7 @@ export class UdpSession {
         let connecting: ((err: Error) => void) | undefined;
         s.on('error', (err: NodeJS.ErrnoException) => {
           if (connecting) connecting(err);
-          else this.close(`target ${hostPort(address, port)}: ${err.code ?? err.message}`);
+          else this.close('sessionTargetError', { target: hostPort(address, port), detail: err.code ?? err.message });
         });
         await new Promise<void>((resolve, reject) => {
           connecting = reject;
@@ -69,7 +75,8 @@ export class UdpSession {
         }
         socket.on('message', (msg) => this.fromTarget(msg));
         this.upstream = socket;
-        if (rule.log.wants(5)) rule.log.debug(`${this.proxy.id} ${this.who} → ${hostPort(address, port)} session open`);
+        if (rule.log.wants(5))
+          rule.line(5, 'sessionOpened', { id: this.proxy.id, client: this.who, target: hostPort(address, port) });
         const queued = this.queue ?? [];
         this.queue = undefined;
         for (const msg of queued) this.send(msg);
@@ -80,11 +87,17 @@ export class UdpSession {
         } catch {
           // never opened
         }
-        rule.log.warn(`${this.proxy.id} ${this.who}: target ${hostPort(host, port)} failed: ${(err as Error).message}`);
+        rule.line(3, 'targetFailed', {
+          id: this.proxy.id,
+          client: this.who,
+          target: hostPort(host, port),
+          detail: (err as Error).message,
+        });
       }
     }
-    rule.log.error(`${this.proxy.id} ${this.who}: no target could be reached`);
-    this.close('no target');
+    const targets = rule.rule.targetAddresses.map((h) => hostPort(h, port)).join(', ');
+    rule.line(2, 'noTarget', { id: this.proxy.id, client: this.who, targets });
+    this.close('sessionNoTarget');
   }
 
   fromClient(msg: Buffer): void {
@@ -102,7 +115,7 @@ export class UdpSession {
     this.send(msg);
   }
 
-  close(reason: string): void {
+  close(code: CloseCode, params: Record<string, unknown> = {}): void {
     if (this.closed) return;
     this.closed = true;
     const upstream = this.upstream;
@@ -115,7 +128,7 @@ export class UdpSession {
     this.release();
     this.proxy.sessionClosed(this);
     const log = this.proxy.rule.log;
-    if (log.wants(5)) log.debug(`${this.proxy.id} ${this.who} session closed: ${reason}`);
+    if (log.wants(5)) this.proxy.rule.line(5, code, { id: this.proxy.id, client: this.who, ...params });
   }
 
   private send(msg: Buffer): void {
@@ -134,21 +147,25 @@ export class UdpSession {
   }
 
   /** Datagrams longer than the rule's packet size are dropped (logged once per session). */
-  private fits(msg: Buffer, from: string): boolean {
+  private fits(msg: Buffer, from: 'client' | 'target'): boolean {
     const max = this.proxy.rule.rule.udpPacketSize;
     if (msg.length <= max) return true;
     if (!this.oversizeLogged) {
       this.oversizeLogged = true;
-      this.proxy.rule.log.warn(
-        `${this.proxy.id} ${this.who}: dropped a ${msg.length}-byte datagram from the ${from}, larger than ${max}`,
-      );
+      this.proxy.rule.line(3, from === 'client' ? 'oversizeFromClient' : 'oversizeFromTarget', {
+        id: this.proxy.id,
+        client: this.who,
+        bytes: msg.length,
+        max,
+      });
     }
     return false;
   }
 
   private dropped(dir: 'in' | 'out'): void {
-    const log = this.proxy.rule.log;
-    if (log.wants(6)) log.trace(`${this.proxy.id} ${this.who}: datagram dropped by the ${dir} speed limit`);
+    const rule = this.proxy.rule;
+    if (rule.log.wants(6))
+      rule.line(6, dir === 'in' ? 'droppedIn' : 'droppedOut', { id: this.proxy.id, client: this.who });
   }
 }
 

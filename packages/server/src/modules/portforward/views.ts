@@ -1,16 +1,24 @@
 import {
+  type CodedText,
+  maskSecrets,
+  PORTFORWARD_SECRETS,
   type PortforwardConfig,
   type PortforwardProxyStatus,
   type PortforwardRule,
   type PortforwardRuleView,
+  type PortforwardSettings,
   type PortforwardSummary,
   proxySpecs,
 } from '@lucky/shared';
 import { hostPort } from './ruleRuntime.js';
-import type { PortforwardRuntime } from './runtime.js';
+import { usesCertStore } from './ruleTls.js';
+import { type PortforwardRuntime, reason } from './runtime.js';
 import { TcpProxy } from './tcpProxy.js';
 
-/** The list summary when the runtime is not there (module stopped or failed to start). */
+/** The secrets of one rule, by path inside the rule (`tlsKey`). */
+const RULE_SECRETS = PORTFORWARD_SECRETS.map((p) => p.replace(/^rules\.\*\./, ''));
+
+/** The list summary when the runtime is not there (module switched off, or failed to start). */
 function idleSummary(config: PortforwardConfig): PortforwardSummary {
   return {
     enabled: config.enabled,
@@ -32,16 +40,19 @@ export function summaryView(config: PortforwardConfig, rt: PortforwardRuntime | 
   return rt ? rt.summary() : idleSummary(config);
 }
 
+/** The global settings as read (the slice without its rules). */
+export function settingsView({ rules: _rules, ...settings }: PortforwardConfig): PortforwardSettings {
+  return settings;
+}
+
+const coded = (r: CodedText | undefined) => (r ? { reason: { code: r.code, params: r.params }, error: r.text } : {});
+
 /**
  * A rule with its live figures, per port and summed. Ports of a rule that is off (or of a
  * module that is off) are listed as stopped, so the list always shows what the rule means.
- * The TLS private key is never sent back: `tlsKeySet` says whether one is stored.
+ * Secrets read as SECRET_MASK (set) or '' (not set); reasons are code + params + English.
  */
-export function ruleView(
-  rule: PortforwardRule,
-  config: PortforwardConfig,
-  rt: PortforwardRuntime | undefined,
-): PortforwardRuleView {
+export function ruleView(rule: PortforwardRule, rt: PortforwardRuntime | undefined): PortforwardRuleView {
   const live = rt?.proxiesOf(rule.key) ?? new Map();
   const proxies: PortforwardProxyStatus[] = proxySpecs(rule).map((spec) => {
     const p = live.get(spec.id);
@@ -54,7 +65,7 @@ export function ruleView(
       port: spec.port,
       targetPort: spec.targetPort,
       state: p?.state ?? 'stopped',
-      ...(p?.error ? { error: p.error } : {}),
+      ...coded(p?.reason),
       connections: p instanceof TcpProxy ? p.connections : 0,
       sessions: s?.sessions ?? 0,
       bytesIn: s?.bytesIn ?? 0,
@@ -67,25 +78,25 @@ export function ruleView(
   });
   const sum = (f: (p: PortforwardProxyStatus) => number) => proxies.reduce((n, p) => n + f(p), 0);
   const failed = proxies.filter((p) => p.state === 'error');
-  const ruleError = rt?.ruleError(rule.key);
   let state: PortforwardRuleView['state'] = 'running';
-  let error: string | undefined;
-  if (!config.enabled || !rt) state = 'stopped';
+  let why: CodedText | undefined;
+  if (!rt) state = 'stopped';
   else if (!rule.enabled) state = 'disabled';
-  else if (ruleError) {
-    state = 'error';
-    error = ruleError;
-  } else if (failed.length) {
-    state = 'error';
-    error = `${failed.length} of ${proxies.length} port(s) not running: ${failed[0].error}`;
+  else {
+    why = rt.ruleError(rule.key);
+    if (!why && failed.length) {
+      const first = reason('portsFailed', { failed: failed.length, total: proxies.length });
+      // The English text names the first port's reason too; the UI shows each port's own.
+      why = { ...first, text: `${first.text}: ${failed[0].error}` };
+    }
+    if (!why && usesCertStore(rule) && !rt.certificatesAvailable()) why = reason('noCertificate');
+    if (why) state = 'error';
   }
   const log = rt?.rule(rule.key)?.log;
   return {
-    ...rule,
-    tlsKey: '',
-    tlsKeySet: rule.tlsKey.trim() !== '',
+    ...maskSecrets(rule, RULE_SECRETS),
     state,
-    ...(error ? { error } : {}),
+    ...coded(why),
     connections: sum((p) => p.connections),
     sessions: sum((p) => p.sessions),
     bytesIn: sum((p) => p.bytesIn),

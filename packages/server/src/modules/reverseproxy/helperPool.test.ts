@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { reverseproxyRuleSchema } from '@lucky/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { staysFalse, waitFor } from '../../../test/wait.js';
 import { silentLogger } from '../../core/logs/logger.js';
 import { HelperPool, helperSettings, type Load } from './helperPool.js';
 
@@ -51,24 +52,27 @@ describe('HelperPool start and stop policy', () => {
     return pool;
   }
 
-  const waitFor = async (what: () => boolean, ms: number) => {
-    for (let t = 0; t < ms && !what(); t += 50) await new Promise((r) => setTimeout(r, 50));
-    return what();
-  };
+  /** A helper is up (forked, and ready: a real process, so real time). */
+  const started = (p: HelperPool) => waitFor(() => p.size === 1, { timeout: 15_000, interval: 50, what: 'a helper' });
+  /**
+   * No helper starts for `ms`: a start needs 4 busy samples in a row (500 ms apart), so each check
+   * gives the pool that many samples and more; the waiting is the test.
+   */
+  const noneFor = (p: HelperPool, ms: number) => staysFalse(() => p.size > 0, ms);
 
   it('starts a helper when this process stays busy and the machine has a core to spare', async () => {
     const p = make({ value: { busy: 0.95, spareCores: 1 } });
     p.setRule(rule);
-    expect(await waitFor(() => p.size === 1, 15_000)).toBe(true);
+    await started(p);
   });
 
   it('starts none while the machine has no CPU to spare, or this process is not busy', async () => {
     const reading = { value: { busy: 0.95, spareCores: 0.1 } };
     const p = make(reading);
     p.setRule(rule);
-    expect(await waitFor(() => p.size > 0, 3500)).toBe(false);
+    expect(await noneFor(p, 3500)).toBe(true);
     reading.value = { busy: 0.3, spareCores: 1.5 };
-    expect(await waitFor(() => p.size > 0, 3500)).toBe(false);
+    expect(await noneFor(p, 3500)).toBe(true);
   });
 
   it('starts none when spare CPU shows up only in every other sample', async () => {
@@ -80,29 +84,29 @@ describe('HelperPool start and stop policy', () => {
       },
     });
     p.setRule(rule);
-    expect(await waitFor(() => p.size > 0, 4000)).toBe(false);
+    expect(await noneFor(p, 4000)).toBe(true);
     expect(n).toBeGreaterThanOrEqual(6);
   });
 
   it('starts none for a single connection (another process could not take any of it)', async () => {
     const p = make({ value: { busy: 0.95, spareCores: 1 } }, 1);
     p.setRule(rule);
-    expect(await waitFor(() => p.size > 0, 2000)).toBe(false);
+    expect(await noneFor(p, 2000)).toBe(true);
   });
 
   it('stops a helper that has had no connections for the idle time, once things are quiet', async () => {
     const reading = { value: { busy: 0.95, spareCores: 1 } };
     const p = make(reading, 4, 300);
     p.setRule(rule);
-    expect(await waitFor(() => p.size === 1, 15_000)).toBe(true);
+    await started(p);
     reading.value = { busy: 0.1, spareCores: 1.5 };
-    expect(await waitFor(() => p.size === 0, 5000)).toBe(true);
+    await waitFor(() => p.size === 0, { timeout: 5000, interval: 50, what: 'the idle helper gone' });
   });
 
   it('stops the helpers when the last rule is dropped', async () => {
     const p = make({ value: { busy: 0.95, spareCores: 1 } });
     p.setRule(rule);
-    expect(await waitFor(() => p.size === 1, 15_000)).toBe(true);
+    await started(p);
     p.dropRule(rule.key);
     expect(p.size).toBe(0);
   });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { getItem, setItem } from '../../api/storage';
+import { confirmDialog } from '../../test/antd';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import Shell from './Shell';
@@ -120,14 +121,14 @@ describe('shell', () => {
       expect(document.querySelector('.ant-modal-confirm-title')?.textContent).toBe('确定要注销登录?'),
     );
     // "click by mistake" keeps the session.
-    await userEvent.click(screen.getByRole('button', { name: '点错了' }));
+    await userEvent.click((await confirmDialog()).getByRole('button', { name: '点错了' }));
     expect(getItem('token')).toBe('t');
     await userEvent.click(screen.getByText('注销登录'));
-    // The first dialog may still be animating out; the newest button is the live one.
-    const ok = await screen.findAllByRole('button', { name: '确定' });
+    // Motion is off in tests: the first dialog is gone, this is the only one.
+    const ok = (await confirmDialog()).getByRole('button', { name: '确定' });
     // The spec's text exactly: no space put between the two characters.
-    expect(ok[ok.length - 1].textContent).toBe('确定');
-    await userEvent.click(ok[ok.length - 1]);
+    expect(ok.textContent).toBe('确定');
+    await userEvent.click(ok);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(getItem('token')).toBeUndefined();
     expect(

@@ -12,8 +12,8 @@ import type { DdnsDomainState, DdnsTaskView } from '@lucky/shared';
 import { Alert, Button, Card, Popconfirm, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { domainMessage, reasonText } from './errors';
 import { fmtTime, STATUS_COLOR } from './format';
+import { ddnsReasonText } from './reasons';
 
 export interface TaskCardProps {
   task: DdnsTaskView;
@@ -166,7 +166,7 @@ export function TaskCard(props: TaskCardProps) {
           type="warning"
           showIcon
           className="ddns-ip-error"
-          title={reasonText(t, s.ipError.code, s.ipError.msg)}
+          title={ddnsReasonText(s.ipError)}
           data-testid={`ddns-task-iperror-${task.key}`}
         />
       )}
@@ -206,8 +206,8 @@ export function TaskCard(props: TaskCardProps) {
           },
           {
             title: t('ddns.colMessage'),
-            dataIndex: 'msg',
-            render: (_: string, d) => <DomainMessage d={d} />,
+            dataIndex: 'reason',
+            render: (_: unknown, d) => <DomainMessage d={d} />,
           },
         ]}
       />
@@ -216,8 +216,7 @@ export function TaskCard(props: TaskCardProps) {
 }
 
 function DomainMessage({ d }: { d: DdnsDomainState }) {
-  const { t } = useTranslation();
-  const text = domainMessage(t, d.status, d.code, d.msg);
+  const text = ddnsReasonText(d.reason);
   return <span className={d.status === 'failed' ? 'ddns-msg ddns-msg-error' : 'ddns-msg'}>{text || '—'}</span>;
 }
 

@@ -1,14 +1,16 @@
-// A task's history: its log (newest first), the IP it got over time, the webhook calls and
-// each domain's last status changes.
+// A task's history: its log (newest first, a page at a time, in the UI language), the IP it got
+// over time, the webhook calls and each domain's last status changes.
 import { ReloadOutlined } from '@ant-design/icons';
-import type { DdnsLogEntry, DdnsTaskView } from '@lucky/shared';
-import { useQuery } from '@tanstack/react-query';
+import type { CodedText, DdnsTaskView } from '@lucky/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Empty, Table, Tabs, Tag } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LogTable } from '../../components/ruleLog/LogTable';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { ddnsKeys, fetchTaskLogs } from './api';
-import { domainMessage } from './errors';
 import { fmtTime } from './format';
+import { ddnsReasonText, ddnsText } from './reasons';
 import { StatusTag } from './TaskCard';
 
 export type DrawerTab = 'log' | 'ip' | 'webhook' | 'domains';
@@ -20,8 +22,6 @@ export interface TaskDrawerProps {
   intervalMs: number;
   onClose: () => void;
 }
-
-const LEVEL_COLOR: Record<DdnsLogEntry['level'], string> = { error: 'error', warn: 'warning', info: 'blue' };
 
 export function TaskDrawer({ task, tab, onTab, intervalMs, onClose }: TaskDrawerProps) {
   const { t } = useTranslation();
@@ -53,12 +53,16 @@ export function TaskDrawer({ task, tab, onTab, intervalMs, onClose }: TaskDrawer
 
 function TaskLog({ taskKey, intervalMs }: { taskKey: string; intervalMs: number }) {
   const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(50);
   const query = useQuery({
-    queryKey: ddnsKeys.logs(taskKey),
-    queryFn: ({ signal }) => fetchTaskLogs(taskKey, signal),
-    refetchInterval: intervalMs,
+    queryKey: [...ddnsKeys.logs(taskKey), page, pageSize],
+    queryFn: ({ signal }) => fetchTaskLogs(taskKey, { page, pageSize }, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: page === 1 ? intervalMs : false,
     refetchIntervalInBackground: false,
   });
+  const data = query.data;
   return (
     <div data-testid="ddns-task-log">
       <Button
@@ -69,33 +73,23 @@ function TaskLog({ taskKey, intervalMs }: { taskKey: string; intervalMs: number 
       >
         {t('common.refresh')}
       </Button>
-      <Table<DdnsLogEntry>
-        size="small"
-        rowKey={(r) => `${r.time}-${r.text}`}
+      <LogTable
+        // Worded here (ddnsText: the one coded-text helper plus the reasons a line carries inside
+        // it, `cause` and the address's source), so the table shows the line as it is.
+        data={
+          data && {
+            total: data.total,
+            logs: data.logs.map((l) => ({ ...l, text: ddnsText('log', l), code: undefined })),
+          }
+        }
         loading={query.isPending}
-        dataSource={query.data?.logs ?? []}
-        pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        locale={{ emptyText: t('ddns.noLogs') }}
-        scroll={{ x: 560 }}
-        columns={[
-          {
-            title: t('ddns.colTime'),
-            dataIndex: 'time',
-            width: 170,
-            render: (v: string) => <span className="mono ddns-nowrap">{fmtTime(v)}</span>,
-          },
-          {
-            title: t('ddns.colLevel'),
-            dataIndex: 'level',
-            width: 90,
-            render: (v: DdnsLogEntry['level']) => <Tag color={LEVEL_COLOR[v]}>{t(`ddns.level_${v}`)}</Tag>,
-          },
-          {
-            title: t('ddns.colMessage'),
-            dataIndex: 'text',
-            render: (v: string) => <span className="mono ddns-log-text">{v}</span>,
-          },
-        ]}
+        page={page}
+        pageSize={pageSize}
+        onPage={(p, size) => {
+          setPage(p);
+          setPageSize(size);
+        }}
+        testId="ddns-log-table"
       />
     </div>
   );
@@ -158,7 +152,11 @@ function WebhookHistory({ task }: { task: DdnsTaskView }) {
         },
         { title: t('ddns.colAttempts'), dataIndex: 'attempts', width: 80 },
         { title: t('ddns.httpStatus'), dataIndex: 'status', width: 90, render: (v?: number) => v ?? '—' },
-        { title: t('ddns.colMessage'), dataIndex: 'msg' },
+        {
+          title: t('ddns.colMessage'),
+          dataIndex: 'reason',
+          render: (r: CodedText) => ddnsReasonText(r),
+        },
       ]}
     />
   );
@@ -167,12 +165,7 @@ function WebhookHistory({ task }: { task: DdnsTaskView }) {
 function DomainHistory({ task }: { task: DdnsTaskView }) {
   const { t } = useTranslation();
   const rows = task.state.domains.flatMap((d) =>
-    d.history.map((h, i) => ({
-      key: `${d.line}-${i}`,
-      fqdn: d.fqdn || d.line,
-      ...h,
-      code: i === 0 ? d.code : undefined,
-    })),
+    d.history.map((h, i) => ({ key: `${d.line}-${i}`, fqdn: d.fqdn || d.line, ...h })),
   );
   return (
     <Table
@@ -193,8 +186,8 @@ function DomainHistory({ task }: { task: DdnsTaskView }) {
         },
         {
           title: t('ddns.colMessage'),
-          dataIndex: 'msg',
-          render: (v: string | undefined, r) => domainMessage(t, r.status, r.code, v) || '—',
+          dataIndex: 'reason',
+          render: (r: CodedText | undefined) => ddnsReasonText(r) || '—',
         },
       ]}
     />

@@ -1,10 +1,11 @@
-// Calls of the dynamic DNS module (docs/API.md, "Dynamic DNS"). Calls that change something
-// are `silent`: their failures carry a field and a code that the screen translates itself
-// (errors.ts) and puts on the right form item.
+// Calls of the dynamic DNS module (docs/API.md, "Dynamic DNS"), answered with the views of the
+// shared module. Calls that change something are `silent`: their failures carry a field and a
+// code that the screen translates itself (errors.ts) and puts on the right form item.
 import type {
-  DdnsLogEntry,
+  DdnsLogsResponse,
   DdnsSettings,
   DdnsSettingsResponse,
+  DdnsTaskAddResponse,
   DdnsTaskInput,
   DdnsTaskListResponse,
   DdnsTaskResponse,
@@ -26,8 +27,7 @@ export const ddnsKeys = {
 
 export const fetchTasks = (signal?: AbortSignal) => get<DdnsTaskListResponse>(`${BASE}/tasks`, { signal });
 
-export const createTask = (task: DdnsTaskInput) =>
-  post<DdnsTaskResponse & { key: string }>(`${BASE}/tasks`, task, { silent: true });
+export const createTask = (task: DdnsTaskInput) => post<DdnsTaskAddResponse>(`${BASE}/tasks`, task, { silent: true });
 
 export const updateTask = (key: string, task: DdnsTaskInput) =>
   put<DdnsTaskResponse>(taskPath(key), task, { silent: true });
@@ -39,13 +39,17 @@ export const enableTask = (key: string, enabled: boolean) =>
 
 export const syncTask = (key: string) => post<DdnsTaskResponse>(`${taskPath(key)}/sync`, {}, { silent: true });
 
-export const fetchTaskLogs = (key: string, signal?: AbortSignal) =>
-  get<{ ret: 0; logs: DdnsLogEntry[] }>(`${taskPath(key)}/logs`, { signal });
+export const fetchTaskLogs = (key: string, page: { page: number; pageSize: number }, signal?: AbortSignal) =>
+  get<DdnsLogsResponse>(`${taskPath(key)}/logs`, { signal, query: page });
 
 export const fetchSettings = (signal?: AbortSignal) => get<DdnsSettingsResponse>(`${BASE}/settings`, { signal });
 
 export const saveSettings = (settings: Partial<DdnsSettings>) =>
   put<DdnsSettingsResponse>(`${BASE}/settings`, settings, { silent: true });
+
+/** The module switch (the core's call for every module): off, no task runs. */
+export const setModuleEnabled = (enabled: boolean) =>
+  put<{ ret: 0 }>('api/modules/ddns/enabled', { enabled }, { silent: true });
 
 /** One call with demo data; waits up to the webhook's own time-out, so the client waits longer. */
 export const testWebhook = (webhook: DdnsWebhook, key = '') =>

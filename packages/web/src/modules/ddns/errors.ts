@@ -1,7 +1,7 @@
 // Failures of the DDNS calls in the user's language. The server names a stable code
 // (`DDNS_MESSAGES`) with its numbers and the field; the form's own check runs the same shared
 // schema and produces the same codes, so both read the same `ddns.err_<code>` texts.
-import { DDNS_MESSAGES, DDNS_RUNTIME_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
+import { DDNS_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
 import { callErrorText, type Translate } from '../../api/callErrors';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
@@ -44,23 +44,6 @@ export function issueText(t: Translate, { code, params = {} }: Issue, field = ''
 /** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */
 export function errorText(err: unknown, t: Translate): string | undefined {
   return callErrorText(err, isIssueCode, (issue) => issueText(t, issue, issue.field));
-}
-
-/** A runtime reason (domain status, IP error) in the user's language, with the server's detail. */
-export function reasonText(t: Translate, code: string | undefined, msg: string | undefined): string {
-  const known = code !== undefined && Object.hasOwn(DDNS_RUNTIME_MESSAGES, code);
-  const head = known ? t(`ddns.reason_${code}`) : '';
-  const detail = (msg ?? '').trim();
-  if (!head) return detail;
-  if (!detail || detail === DDNS_RUNTIME_MESSAGES[code as keyof typeof DDNS_RUNTIME_MESSAGES]) return head;
-  return `${head}: ${detail}`;
-}
-
-/** A domain's message: the reason in the user's language, or what was written (`created A 203.0.113.10`). */
-export function domainMessage(t: Translate, status: string, code: string | undefined, msg: string | undefined): string {
-  const done = status === 'succeeded' ? /^(created|updated)\b\s*(.*)$/.exec(msg ?? '') : null;
-  if (done) return done[2] ? `${t(`ddns.result_${done[1]}`)} · ${done[2]}` : t(`ddns.result_${done[1]}`);
-  return reasonText(t, code, msg);
 }
 
 /** A whole number in the range; the message is the spec's own for that field (`ddns.err_range…`). */

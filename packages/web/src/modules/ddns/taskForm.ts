@@ -13,7 +13,7 @@ import {
   type DdnsTaskInput,
   type DdnsTaskView,
   type DdnsWebhook,
-  ddnsIssue,
+  ddnsIssues,
   ddnsTaskInputSchema,
   ddnsWebhookTestSchema,
 } from '@lucky/shared';
@@ -271,7 +271,7 @@ export function checkTaskInput(input: DdnsTaskInput): FieldIssue[] {
   const r = ddnsTaskInputSchema.safeParse(input);
   if (r.success) return [];
   return r.error.issues.map((i) => {
-    const { field, code, params } = ddnsIssue(i);
+    const { field, code, params } = ddnsIssues.fromZod(i, ddnsTaskInputSchema);
     return { field, code, params };
   });
 }
@@ -281,7 +281,7 @@ export function checkWebhookForTest(w: DdnsWebhook): FieldIssue[] {
   const r = ddnsWebhookTestSchema.safeParse(w);
   if (r.success) return [];
   return r.error.issues.map((i) => {
-    const { field, code, params } = ddnsIssue(i);
+    const { field, code, params } = ddnsIssues.fromZod(i, ddnsWebhookTestSchema);
     return { field, code, params };
   });
 }

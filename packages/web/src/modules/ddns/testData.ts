@@ -3,11 +3,14 @@ import {
   type DdnsDomainState,
   type DdnsTaskListResponse,
   type DdnsTaskView,
+  ddnsReason,
   ddnsTaskSchema,
   SECRET_MASK,
 } from '@lucky/shared';
 
 export const KEY = 'AAAAAAAAAAAAAAAA';
+
+const created = ddnsReason('recordCreated', { type: 'A', ip: '203.0.113.10' });
 
 export function domain(over: Partial<DdnsDomainState> = {}): DdnsDomainState {
   return {
@@ -18,8 +21,8 @@ export function domain(over: Partial<DdnsDomainState> = {}): DdnsDomainState {
     params: {},
     status: 'succeeded',
     time: '2024-05-01T10:00:00.000Z',
-    msg: 'created A 203.0.113.10',
-    history: [{ status: 'succeeded', time: '2024-05-01T10:00:00.000Z', msg: 'created A 203.0.113.10' }],
+    reason: created,
+    history: [{ status: 'succeeded', time: '2024-05-01T10:00:00.000Z', reason: created }],
     ...over,
   };
 }

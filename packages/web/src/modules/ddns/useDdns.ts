@@ -6,7 +6,7 @@ import { App } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { makeAttempt, patchListItem } from '../../hooks/listActions';
-import { ddnsKeys, deleteTask, enableTask, fetchTasks, saveSettings, syncTask } from './api';
+import { ddnsKeys, deleteTask, enableTask, fetchTasks, setModuleEnabled, syncTask } from './api';
 import { errorText } from './errors';
 
 export function useTasks(intervalMs: number) {
@@ -53,7 +53,7 @@ export function useDdnsActions() {
         ),
       setServiceEnabled: (enabled: boolean) =>
         attempt(
-          () => saveSettings({ enabled }),
+          () => setModuleEnabled(enabled),
           () => {
             void message.success(t(enabled ? 'ddns.serviceSwitchedOn' : 'ddns.serviceSwitchedOff'));
             void qc.invalidateQueries({ queryKey: ddnsKeys.settings });

@@ -4,6 +4,7 @@ import { Modal, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from './errors';
+import { ddnsReasonText } from './reasons';
 
 export function useWebhookTest(): {
   testing: boolean;
@@ -18,7 +19,7 @@ export function useWebhookTest(): {
     setTesting(true);
     try {
       const r = await call();
-      setResult({ ok: r.ok, status: r.status, msg: r.msg, response: r.response });
+      setResult({ ok: r.ok, status: r.status, msg: ddnsReasonText(r.reason), response: r.response });
     } catch (err) {
       const text = errorText(err, t);
       if (text) setResult({ ok: false, msg: text, response: '' });

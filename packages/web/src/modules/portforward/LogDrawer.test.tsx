@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { popconfirm } from '../../test/antd';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { LogDrawer } from './LogDrawer';
@@ -64,7 +65,7 @@ describe('log drawer', () => {
     expect(await within(table).findByText('line 70')).toBeTruthy();
 
     await userEvent.click(screen.getByTestId('pf-logs-clear'));
-    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
+    await userEvent.click((await popconfirm()).getByRole('button', { name: '确定' }));
     await waitFor(() => expect(onClear).toHaveBeenCalledWith('KEY'));
     expect(await within(table).findByText('暂无日志')).toBeTruthy();
   });

@@ -90,6 +90,7 @@ function LogPages({
           setPageSize(size);
         }}
         testId="pf-log-table"
+        ns="portforward"
       />
     </div>
   );

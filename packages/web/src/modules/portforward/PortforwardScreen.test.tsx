@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { dialogFooter, popconfirm } from '../../test/antd';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import PortforwardScreen from './PortforwardScreen';
@@ -109,19 +110,19 @@ describe('rule list', () => {
     expect(sw.getAttribute('aria-checked')).toBe('false');
   });
 
-  it('says when the module is off and switches it on', async () => {
+  it('says when the module is off and switches it on through the module switch', async () => {
     let on = false;
     net.route('api/portforward/rules', () => ({ body: listReply([ruleView({ state: 'stopped' })], on) }));
-    net.route('api/portforward/settings', (_url, init) => {
+    net.route('api/modules/portforward/enabled', (_url, init) => {
       on = JSON.parse(String(init.body)).enabled;
-      return { body: { ret: 0, settings: {}, summary: listReply([], on).summary } };
+      return { body: { ret: 0, status: { key: 'portforward', state: on ? 'running' : 'disabled', enabled: on } } };
     });
     renderWithProviders(<PortforwardScreen />);
     const banner = await screen.findByTestId('pf-module-disabled');
     expect(banner.textContent).toContain('端口转发模块已禁用');
     await userEvent.click(within(banner).getByTestId('pf-module-enable'));
     await waitFor(() => expect(screen.queryByTestId('pf-module-disabled')).toBeNull());
-    const [, init] = callsTo('PUT', 'api/portforward/settings')[0] as [string, RequestInit];
+    const [, init] = callsTo('PUT', 'api/modules/portforward/enabled')[0] as [string, RequestInit];
     expect(JSON.parse(String(init.body))).toEqual({ enabled: true });
     expect(screen.getByTestId('pf-module-switch').getAttribute('aria-checked')).toBe('true');
   });
@@ -136,7 +137,7 @@ describe('rule list', () => {
     renderWithProviders(<PortforwardScreen />);
     await userEvent.click(await screen.findByTestId('pf-rule-delete-AAAAAAAAAAAAAAAA'));
     expect(callsTo('DELETE', 'api/portforward/rules/AAAAAAAAAAAAAAAA')).toHaveLength(0);
-    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
+    await userEvent.click((await popconfirm()).getByRole('button', { name: '确定' }));
     await waitFor(() => expect(callsTo('DELETE', 'api/portforward/rules/AAAAAAAAAAAAAAAA')).toHaveLength(1));
     expect(await screen.findByText('还没有转发规则')).toBeTruthy();
   });
@@ -146,9 +147,9 @@ describe('rule list', () => {
     renderWithProviders(<PortforwardScreen />);
     await userEvent.click(await screen.findByTestId('pf-rule-edit-AAAAAAAAAAAAAAAA'));
     expect(((await screen.findByTestId('pf-listen-ports')) as HTMLInputElement).value).toBe('8080');
-    await userEvent.clear(screen.getByLabelText('名称'));
-    await userEvent.type(screen.getByLabelText('名称'), 'changed');
-    await userEvent.click(screen.getByRole('button', { name: '取消' }));
+    // One changed character is the point (each keystroke re-renders the whole dialog).
+    await userEvent.type(screen.getByLabelText('名称'), 'x');
+    await userEvent.click(dialogFooter(screen.getByTestId('pf-rule-form')).getByRole('button', { name: '取消' }));
     await userEvent.click(screen.getByTestId('pf-add-rule'));
     expect(await screen.findByText('添加规则', { selector: '.ant-modal-title' })).toBeTruthy();
     expect((screen.getByLabelText('名称') as HTMLInputElement).value).toBe('');

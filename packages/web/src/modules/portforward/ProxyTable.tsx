@@ -1,8 +1,10 @@
 // One row per (forward type × listen port) of a rule: its state — with the
-// reason when it failed, e.g. the port is in use — and its live figures.
+// reason when it failed, e.g. the port is in use, in the UI language — and its
+// live figures.
 import type { PortforwardProxyStatus } from '@lucky/shared';
 import { Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { codedText } from '../../i18n/coded';
 import { rate, size } from './format';
 import { StateTag } from './StateTag';
 
@@ -39,9 +41,9 @@ export function ProxyTable({ proxies }: { proxies: PortforwardProxyStatus[] }) {
           render: (_, p) => (
             <span className="pf-proxy-state" data-testid={`pf-proxy-${p.id}`}>
               <StateTag state={p.state} />
-              {p.error && (
+              {(p.reason || p.error) && (
                 <Typography.Text type="danger" className="pf-proxy-reason">
-                  {p.error}
+                  {codedText('portforward', 'reason', { ...p.reason, text: p.error })}
                 </Typography.Text>
               )}
             </span>

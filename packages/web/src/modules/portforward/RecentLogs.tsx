@@ -1,10 +1,11 @@
 // The newest log lines of a rule (as many as its "latest shown" setting),
-// folded under one line that previews the newest.
+// folded under one line that previews the newest; coded lines in the UI language.
 import type { PortforwardLogEntry } from '@lucky/shared';
 import { Button, Collapse, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LevelTag } from '../../components/ruleLog/LevelTag';
 import { logTime } from '../../components/ruleLog/levels';
+import { codedText } from '../../i18n/coded';
 
 export interface RecentLogsProps {
   logs: PortforwardLogEntry[];
@@ -19,7 +20,7 @@ export function RecentLogs({ logs, onOpenAll }: RecentLogsProps) {
       <span>{t('portforward.recentLogs', { count: logs.length })}</span>
       {newest && (
         <Typography.Text type="secondary" ellipsis className="pf-recent-preview mono">
-          {logTime(newest.time)} {newest.text}
+          {logTime(newest.time)} {codedText('portforward', 'log', newest)}
         </Typography.Text>
       )}
     </span>
@@ -41,7 +42,7 @@ export function RecentLogs({ logs, onOpenAll }: RecentLogsProps) {
                   <li key={l.seq}>
                     <span className="pf-recent-time">{logTime(l.time)}</span>
                     <LevelTag level={l.level} />
-                    <span className="pf-recent-text">{l.text}</span>
+                    <span className="pf-recent-text">{codedText('portforward', 'log', l)}</span>
                   </li>
                 ))}
               </ol>

@@ -16,7 +16,6 @@ import { newRuleValues, type PanelKey, type RuleFormValues } from './ruleForm';
 export interface RuleAdvancedProps {
   open: PanelKey[];
   onOpenChange: (keys: PanelKey[]) => void;
-  keySet: boolean;
 }
 
 const DEFAULTS = newRuleValues();
@@ -37,7 +36,7 @@ function Summary({ children }: { children: ReactNode }) {
   );
 }
 
-export function RuleAdvanced({ open, onOpenChange, keySet }: RuleAdvancedProps) {
+export function RuleAdvanced({ open, onOpenChange }: RuleAdvancedProps) {
   const { t } = useTranslation();
   const form = Form.useFormInstance<RuleFormValues>();
   const v = Form.useWatch((all: RuleFormValues) => all, form) ?? DEFAULTS;
@@ -62,7 +61,7 @@ export function RuleAdvanced({ open, onOpenChange, keySet }: RuleAdvancedProps) 
       key: 'tls',
       label: t('portforward.panelTls'),
       extra: <Summary>{t(`portforward.tls_${v.tlsMode ?? 'none'}`)}</Summary>,
-      children: <RuleTlsFields types={types} keySet={keySet} />,
+      children: <RuleTlsFields types={types} />,
     },
     {
       key: 'access',

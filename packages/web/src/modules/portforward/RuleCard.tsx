@@ -6,6 +6,7 @@ import { Alert, Button, Card, Popconfirm, Space, Switch, Tag, Typography } from 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Figure, Figures } from '../../components/Figure';
+import { codedText } from '../../i18n/coded';
 import { bracket, rate, size } from './format';
 import { ProxyTable } from './ProxyTable';
 import { RecentLogs } from './RecentLogs';
@@ -120,12 +121,12 @@ export function RuleCard({ rule, onToggle, onEdit, onDelete, onLogs }: RuleCardP
         )}
       </Figures>
 
-      {rule.error && (
+      {(rule.reason || rule.error) && (
         <Alert
           type="error"
           showIcon
           className="pf-rule-error"
-          title={rule.error}
+          title={ruleReason(rule, t)}
           data-testid={`pf-rule-error-${rule.key}`}
         />
       )}
@@ -134,4 +135,16 @@ export function RuleCard({ rule, onToggle, onEdit, onDelete, onLogs }: RuleCardP
       <RecentLogs logs={rule.lastLogs} onOpenAll={onLogs} />
     </Card>
   );
+}
+
+/**
+ * Why the rule is in error, in the UI language. For failed ports the first one's own reason
+ * follows (the port table lists each), as the server's English does.
+ */
+function ruleReason(rule: PortforwardRuleView, t: (key: string) => string): string {
+  if (!rule.reason) return rule.error ?? '';
+  const text = codedText('portforward', 'reason', { ...rule.reason, text: rule.error });
+  const port = rule.reason.code === 'portsFailed' ? rule.proxies.find((p) => p.reason) : undefined;
+  if (!port) return text;
+  return `${text}${t('portforward.reasonJoin')}${codedText('portforward', 'reason', { ...port.reason, text: port.error })}`;
 }

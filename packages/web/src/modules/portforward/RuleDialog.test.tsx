@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '@lucky/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -182,7 +183,7 @@ describe('rule dialog: saving', () => {
   });
 
   it('opens the folded panel of a refused advanced field (edit)', async () => {
-    const rule = ruleView({ tlsMode: 'terminate', tlsCert: 'CERT', tlsKeySet: true });
+    const rule = ruleView({ tlsMode: 'terminate', tlsCert: 'CERT', tlsKey: SECRET_MASK });
     net.route(`api/portforward/rules/${rule.key}`, {
       status: 400,
       body: { ret: 1, msg: 'tlsCert: not a valid PEM pair', field: 'tlsCert', code: 'tlsPairInvalid', params: {} },
@@ -193,9 +194,9 @@ describe('rule dialog: saving', () => {
     const cert = await screen.findByTestId('pf-tls-cert');
     expect(await within(itemOf(cert)).findByText('证书和私钥不是有效的 PEM 配对')).toBeTruthy();
     expect(cert.closest('.ant-collapse-item-active')).toBeTruthy();
-    // An empty key field means "keep the stored key": it is sent empty.
+    // The stored key is shown as the mask and sent back so: the server keeps it.
     expect(puts()).toHaveLength(1);
-    expect(bodyOf(puts()[0])).toMatchObject({ tlsMode: 'terminate', tlsCert: 'CERT', tlsKey: '' });
+    expect(bodyOf(puts()[0])).toMatchObject({ tlsMode: 'terminate', tlsCert: 'CERT', tlsKey: SECRET_MASK });
     expect(bodyOf(puts()[0])).not.toHaveProperty('key');
     expect(bodyOf(puts()[0])).not.toHaveProperty('proxies');
   });

@@ -39,7 +39,6 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
   const [panels, setPanels] = useState<PanelKey[]>([]);
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(860);
-  const keySet = Boolean(rule?.tlsKeySet);
   /** What the last save sent: a refusal of a list entry by index names the entry. */
   const sent = useRef<RuleFormValues>(newRuleValues());
   const errors = useFormErrors(form, {
@@ -62,7 +61,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
     const values: RuleFormValues = { ...newRuleValues(), ...form.getFieldsValue(true) };
     sent.current = values;
     const input = valuesToInput(values);
-    const local = checkWholeRule(input, keySet);
+    const local = checkWholeRule(input);
     if (local) {
       errors.show(local);
       return;
@@ -113,7 +112,7 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
         data-testid="pf-rule-form"
       >
         <RuleBasicFields />
-        <RuleAdvanced open={panels} onOpenChange={setPanels} keySet={keySet} />
+        <RuleAdvanced open={panels} onOpenChange={setPanels} />
       </Form>
     </Modal>
   );

@@ -1,6 +1,6 @@
 // Advanced: TLS on the listening side (terminate) or towards the target
 // (originate). Only TCP types can use it.
-import { type ForwardType, TLS_MODES } from '@lucky/shared';
+import { type ForwardType, SECRET_MASK, TLS_MODES } from '@lucky/shared';
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PemInput } from '../../components/PemInput';
@@ -9,14 +9,14 @@ import { issueRule } from './validators';
 
 export interface RuleTlsFieldsProps {
   types: ForwardType[];
-  /** The server holds a private key for this rule (never sent back). */
-  keySet: boolean;
 }
 
-export function RuleTlsFields({ types, keySet }: RuleTlsFieldsProps) {
+export function RuleTlsFields({ types }: RuleTlsFieldsProps) {
   const { t } = useTranslation();
   const form = Form.useFormInstance<RuleFormValues>();
   const mode = Form.useWatch('tlsMode', form) ?? 'none';
+  // A stored key reads as the mask: sent back unchanged, the server keeps it.
+  const keyStored = Form.useWatch('tlsKey', form) === SECRET_MASK;
   const tcp = hasTcp(types);
   const pairRule = (field: 'tlsCert' | 'tlsKey') =>
     issueRule(t, (v, get) => {
@@ -25,7 +25,7 @@ export function RuleTlsFields({ types, keySet }: RuleTlsFieldsProps) {
         tlsCert: String((field === 'tlsCert' ? v : get('tlsCert')) ?? ''),
         tlsKey: String((field === 'tlsKey' ? v : get('tlsKey')) ?? ''),
       };
-      const issue = checkTlsPair(pair, keySet);
+      const issue = checkTlsPair(pair);
       return issue?.field === field ? issue : undefined;
     });
   return (
@@ -62,13 +62,10 @@ export function RuleTlsFields({ types, keySet }: RuleTlsFieldsProps) {
         label={t('portforward.tlsKey')}
         hidden={mode !== 'terminate'}
         dependencies={['tlsCert', 'tlsMode']}
-        extra={keySet ? t('portforward.tlsKeyKept') : undefined}
+        extra={keyStored ? t('portforward.tlsKeyKept', { mask: SECRET_MASK }) : undefined}
         rules={[pairRule('tlsKey')]}
       >
-        <PemInput
-          placeholder={keySet ? t('portforward.tlsKeyStored') : '-----BEGIN PRIVATE KEY-----'}
-          data-testid="pf-tls-key"
-        />
+        <PemInput placeholder="-----BEGIN PRIVATE KEY-----" data-testid="pf-tls-key" />
       </Form.Item>
       <Form.Item
         name="tlsServerName"

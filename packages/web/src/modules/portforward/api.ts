@@ -4,9 +4,10 @@
 import type {
   PortforwardListResponse,
   PortforwardLogsResponse,
+  PortforwardRuleAddedResponse,
   PortforwardRuleInput,
   PortforwardRuleResponse,
-  PortforwardSettings,
+  PortforwardSettingsPatch,
   PortforwardSettingsResponse,
 } from '@lucky/shared';
 import { del, get, post, put } from '../../api/client';
@@ -24,7 +25,7 @@ export const pfKeys = {
 export const fetchRules = (signal?: AbortSignal) => get<PortforwardListResponse>(`${BASE}/rules`, { signal });
 
 export const createRule = (rule: PortforwardRuleInput) =>
-  post<PortforwardRuleResponse & { key: string }>(`${BASE}/rules`, rule, { silent: true });
+  post<PortforwardRuleAddedResponse>(`${BASE}/rules`, rule, { silent: true });
 
 export const updateRule = (key: string, rule: PortforwardRuleInput) =>
   put<PortforwardRuleResponse>(rulePath(key), rule, { silent: true });
@@ -44,7 +45,11 @@ export const fetchLogs = (key: string, q: LogsQuery, signal?: AbortSignal) =>
 
 export const clearLogs = (key: string) => del(`${rulePath(key)}/logs`, { silent: true });
 
+/** The module switch: the supervisor starts or stops the whole module (its rules and settings stay). */
+export const setModuleEnabled = (enabled: boolean) =>
+  put<{ ret: 0 }>(`api/modules/portforward/enabled`, { enabled }, { silent: true });
+
 export const fetchSettings = (signal?: AbortSignal) => get<PortforwardSettingsResponse>(`${BASE}/settings`, { signal });
 
-export const saveSettings = (settings: Partial<PortforwardSettings>) =>
+export const saveSettings = (settings: PortforwardSettingsPatch) =>
   put<PortforwardSettingsResponse>(`${BASE}/settings`, settings, { silent: true });

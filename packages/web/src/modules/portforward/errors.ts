@@ -2,7 +2,7 @@
 // names a stable code (`PORTFORWARD_MESSAGES`) with its numbers and the field;
 // the form checks produce the same codes, so both read the same
 // `portforward.err_<code>` texts.
-import { PORTFORWARD_MESSAGES, type PortforwardErrorCode } from '@lucky/shared';
+import { GENERIC_ISSUE_MESSAGES, PORTFORWARD_MESSAGES, type PortforwardErrorCode } from '@lucky/shared';
 import { callErrorText, type Translate } from '../../api/callErrors';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
@@ -18,7 +18,7 @@ export interface FieldIssue extends Issue {
 }
 
 export const isIssueCode = (c: unknown): c is PortforwardErrorCode =>
-  typeof c === 'string' && Object.hasOwn(PORTFORWARD_MESSAGES, c);
+  typeof c === 'string' && (Object.hasOwn(PORTFORWARD_MESSAGES, c) || Object.hasOwn(GENERIC_ISSUE_MESSAGES, c));
 
 /** Placeholders every message may use, so a missing number never shows `{{…}}`. */
 const BLANKS = { token: '', count: '?', limit: '?', port: '?', protocol: '', rule: '', min: '?', max: '?', values: '' };

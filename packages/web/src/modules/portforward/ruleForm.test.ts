@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
 import { issueText } from './errors';
 import {
@@ -100,17 +101,17 @@ describe('addresses and ports', () => {
     });
   });
 
-  it('TLS needs TCP; a certificate needs its key unless one is stored', () => {
+  it('TLS needs TCP; a certificate needs its key (a stored one reads as the mask), and the other way round', () => {
     expect(checkTlsMode('terminate', ['udp4'])?.code).toBe('tlsNeedsTcp');
     expect(checkTlsMode('none', ['udp4'])).toBeUndefined();
     const pair = { tlsMode: 'terminate' as const, tlsCert: 'CERT', tlsKey: '' };
-    expect(checkTlsPair(pair, false)).toEqual({ field: 'tlsKey', code: 'tlsKeyRequired' });
-    expect(checkTlsPair(pair, true)).toBeUndefined();
-    expect(checkTlsPair({ ...pair, tlsCert: '', tlsKey: 'KEY' }, true)).toEqual({
+    expect(checkTlsPair(pair)).toEqual({ field: 'tlsKey', code: 'tlsKeyRequired' });
+    expect(checkTlsPair({ ...pair, tlsKey: SECRET_MASK })).toBeUndefined();
+    expect(checkTlsPair({ ...pair, tlsCert: '', tlsKey: SECRET_MASK })).toEqual({
       field: 'tlsCert',
       code: 'tlsCertRequired',
     });
-    expect(checkTlsPair({ ...pair, tlsCert: '', tlsKey: '' }, false)).toBeUndefined();
+    expect(checkTlsPair({ ...pair, tlsCert: '', tlsKey: '' })).toBeUndefined();
   });
 });
 
@@ -143,8 +144,8 @@ describe('values and the API', () => {
       accessList: ['10.0.0.0/8'],
     });
     // ::1 cannot take UDP over IPv4: the server's schema says so, with the field.
-    expect(checkWholeRule(input, false)).toMatchObject({ field: 'listenAddress', code: 'listenAddressFamily' });
-    expect(checkWholeRule({ ...input, forwardTypes: ['tcp6', 'udp6'] }, false)).toBeUndefined();
+    expect(checkWholeRule(input)).toMatchObject({ field: 'listenAddress', code: 'listenAddressFamily' });
+    expect(checkWholeRule({ ...input, forwardTypes: ['tcp6', 'udp6'] })).toBeUndefined();
   });
 
   it('the edit form takes the rule fields, not the live figures or the key', () => {
@@ -155,7 +156,7 @@ describe('values and the API', () => {
     expect(v).not.toHaveProperty('proxies');
   });
 
-  it('checks the whole rule with the server schema; a stored key stands in for an empty one', () => {
+  it('checks the whole rule with the server schema; a stored key is sent back as the mask', () => {
     const base = valuesToInput({
       ...newRuleValues(),
       listenPorts: '443',
@@ -164,9 +165,9 @@ describe('values and the API', () => {
       tlsMode: 'terminate',
       tlsCert: 'CERT',
     });
-    expect(checkWholeRule(base, false)).toMatchObject({ field: 'tlsKey', code: 'tlsKeyRequired' });
-    expect(checkWholeRule(base, true)).toBeUndefined();
-    expect(checkWholeRule({ ...base, udpTimeoutMs: 5 }, true)).toMatchObject({
+    expect(checkWholeRule(base)).toMatchObject({ field: 'tlsKey', code: 'tlsKeyRequired' });
+    expect(checkWholeRule({ ...base, tlsKey: SECRET_MASK })).toBeUndefined();
+    expect(checkWholeRule({ ...base, tlsKey: SECRET_MASK, udpTimeoutMs: 5 })).toMatchObject({
       field: 'udpTimeoutMs',
       code: 'tooSmall',
       params: { min: 100 },

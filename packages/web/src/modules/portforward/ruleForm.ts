@@ -17,7 +17,7 @@ import {
   type PortforwardRuleView,
   pairPorts,
   parsePortList,
-  portforwardIssue,
+  portforwardIssues,
   portforwardRuleInputSchema,
   protocolOf,
 } from '@lucky/shared';
@@ -188,26 +188,25 @@ export function checkTlsMode(mode: string | undefined, types: readonly ForwardTy
   return mode && mode !== 'none' && !hasTcp(types) ? { code: 'tlsNeedsTcp' } : undefined;
 }
 
-/** `keySet`: the server holds a key for this rule, so an empty key field keeps it. */
-export function checkTlsPair(v: Pick<RuleFormValues, 'tlsMode' | 'tlsCert' | 'tlsKey'>, keySet: boolean) {
+/**
+ * A pasted certificate needs its key and the other way round. A stored key reads as SECRET_MASK
+ * in the field and is sent back so (the server keeps it); emptying the field clears it.
+ */
+export function checkTlsPair(v: Pick<RuleFormValues, 'tlsMode' | 'tlsCert' | 'tlsKey'>) {
   if (v.tlsMode !== 'terminate') return undefined;
   const cert = v.tlsCert.trim() !== '';
   const key = v.tlsKey.trim() !== '';
-  if (cert && !key && !keySet) return { field: 'tlsKey', code: 'tlsKeyRequired' } satisfies FieldIssue;
+  if (cert && !key) return { field: 'tlsKey', code: 'tlsKeyRequired' } satisfies FieldIssue;
   if (!cert && key) return { field: 'tlsCert', code: 'tlsCertRequired' } satisfies FieldIssue;
   return undefined;
 }
 
-/**
- * The whole rule through the server's own schema, as a last check before sending: the first
- * problem with its field, or undefined. A stored key the form does not show stands in as a
- * placeholder, since an empty key field means "keep it".
- */
-export function checkWholeRule(input: PortforwardRuleInput, keySet: boolean): FieldIssue | undefined {
-  const probe = keySet && input.tlsCert?.trim() && !input.tlsKey?.trim() ? { ...input, tlsKey: 'stored' } : input;
-  const r = portforwardRuleInputSchema.safeParse(probe);
+/** The whole rule through the server's own schema, as a last check before sending: the first problem with its field. */
+export function checkWholeRule(input: PortforwardRuleInput): FieldIssue | undefined {
+  const r = portforwardRuleInputSchema.safeParse(input);
   if (r.success) return undefined;
-  const issue = portforwardIssue(r.error.issues[0]);
+  // With the schema, a number out of range names its whole range.
+  const issue = portforwardIssues.fromZod(r.error.issues[0], portforwardRuleInputSchema);
   return { field: issue.field, code: issue.code, params: issue.params };
 }
 

@@ -32,7 +32,6 @@ export function ruleView(over: Partial<PortforwardRuleView> = {}): PortforwardRu
     listenPorts: '8080',
     targetAddresses: ['192.168.1.10'],
     targetPorts: '80',
-    tlsKeySet: false,
     state: 'running',
     connections: 0,
     sessions: 0,

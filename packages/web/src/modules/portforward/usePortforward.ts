@@ -6,7 +6,7 @@ import { App } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { makeAttempt, patchListItem } from '../../hooks/listActions';
-import { clearLogs, deleteRule, enableRule, fetchRules, pfKeys, saveSettings } from './api';
+import { clearLogs, deleteRule, enableRule, fetchRules, pfKeys, setModuleEnabled } from './api';
 import { errorText } from './errors';
 
 export function useRules(intervalMs: number) {
@@ -46,7 +46,7 @@ export function usePortforwardActions() {
         ),
       setModuleEnabled: (enabled: boolean) =>
         attempt(
-          () => saveSettings({ enabled }),
+          () => setModuleEnabled(enabled),
           () => void message.success(t(enabled ? 'portforward.moduleSwitchedOn' : 'portforward.moduleSwitchedOff')),
         ),
       clearLogs: (key: string) =>

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { dialogFooter, popconfirm } from '../../test/antd';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import ReverseproxyScreen from './ReverseproxyScreen';
@@ -19,7 +20,7 @@ const callsTo = (method: string, path: string) =>
   );
 const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body));
 /** antd puts a space between the two characters of a two-character Chinese button label. */
-const confirmButton = () => screen.findByRole('button', { name: /^确\s*定$/ });
+const confirmButton = async () => (await popconfirm()).getByRole('button', { name: /^确\s*定$/ });
 
 beforeEach(() => {
   net = installFakeFetch();
@@ -239,8 +240,7 @@ describe('web service screen', () => {
     expect(await screen.findByTestId('rp-sub-empty-RULE000000000001')).toBeTruthy();
 
     await userEvent.click(screen.getByTestId('rp-rule-delete-RULE000000000001'));
-    const confirms = await screen.findAllByRole('button', { name: /^确\s*定$/ });
-    await userEvent.click(confirms[confirms.length - 1]);
+    await userEvent.click(await confirmButton());
     await waitFor(() => expect(callsTo('DELETE', RULE)).toHaveLength(1));
     expect(await screen.findByTestId('rp-empty')).toBeTruthy();
     expect(screen.getByText('还没有 Web 服务规则')).toBeTruthy();
@@ -271,8 +271,8 @@ describe('web service screen', () => {
     net.route(`${RULE}/logs`, { body: { ret: 0, total: 0, page: 1, pageSize: 50, logs: [] } });
     renderWithProviders(<ReverseproxyScreen />);
     await userEvent.click(await screen.findByTestId('rp-rule-add-sub-RULE000000000001'));
-    expect(await screen.findByText('添加子规则 · Home')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: /^取\s*消$/ }));
+    const title = await screen.findByText('添加子规则 · Home');
+    await userEvent.click(dialogFooter(title).getByRole('button', { name: /^取\s*消$/ }));
     await userEvent.click(screen.getByTestId('rp-sub-logs-SUB0000000000001'));
     await waitFor(() => expect(callsTo('GET', `${RULE}/logs`)).toHaveLength(1));
     const q = new URLSearchParams(String(callsTo('GET', `${RULE}/logs`)[0][0]).split('?')[1]);

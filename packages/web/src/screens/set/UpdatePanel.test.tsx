@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { confirmDialog } from '../../test/antd';
 import { renderWithProviders } from '../../test/render';
 import { UpdatePanel } from './UpdatePanel';
 
@@ -53,7 +54,7 @@ describe('update panel', () => {
     renderWithProviders(<UpdatePanel onRestarting={() => {}} />);
     await choose();
     await screen.findAllByText('安装没有可信签名的更新包?');
-    await userEvent.click(screen.getAllByRole('button', { name: /取\s*消/ })[0]);
+    await userEvent.click((await confirmDialog()).getByRole('button', { name: /取\s*消/ }));
     // "Go on" would call upload at once (synchronously in the click): cancel did not.
     expect(upload).toHaveBeenCalledTimes(1);
   });

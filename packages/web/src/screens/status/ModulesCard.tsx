@@ -1,5 +1,6 @@
 import { Card, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { codedText } from '../../i18n/coded';
 import type { StatusData } from './statusData';
 
 const STATE_COLOR = {
@@ -24,9 +25,9 @@ export function ModulesCard({ data }: { data: StatusData }) {
             <List.Item data-testid={`module-${m.key}`} data-state={m.state}>
               <span>{t(`menu.${m.key}`, { defaultValue: m.key })}</span>
               <span>
-                {m.error && (
-                  <Typography.Text type="danger" style={{ marginRight: 8 }}>
-                    {m.error}
+                {(m.reason || m.error) && (
+                  <Typography.Text type="danger" style={{ marginRight: 8 }} data-testid={`module-${m.key}-reason`}>
+                    {codedText(m.key, 'reason', { ...m.reason, text: m.error })}
                   </Typography.Text>
                 )}
                 <Tag color={STATE_COLOR[m.state]}>{t(`status.state_${m.state}`)}</Tag>

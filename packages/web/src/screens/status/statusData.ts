@@ -26,7 +26,13 @@ export interface StatusData {
   };
   connections: { tcp: number | null; udp: number | null; adminHttp: number | null };
   interfaces: InterfaceStatus[];
-  modules: { key: string; state: ModuleState | 'unknown'; error?: string }[];
+  /** `reason` (code + params) is shown in the UI language, `error` is the server's English. */
+  modules: {
+    key: string;
+    state: ModuleState | 'unknown';
+    error?: string;
+    reason?: { code: string; params?: Record<string, unknown> };
+  }[];
 }
 
 type Obj = Record<string, unknown>;
@@ -81,7 +87,14 @@ export function normalizeStatus(raw: unknown): StatusData {
     modules: list(d.modules).map((m) => {
       const mo = obj(m);
       const state = MODULE_STATES.includes(mo.state) ? (mo.state as ModuleState) : 'unknown';
-      return { key: str(mo.key), state, ...(typeof mo.error === 'string' && mo.error ? { error: mo.error } : {}) };
+      const r = obj(mo.reason);
+      const reason = typeof r.code === 'string' && r.code ? { code: r.code, params: obj(r.params) } : undefined;
+      return {
+        key: str(mo.key),
+        state,
+        ...(typeof mo.error === 'string' && mo.error ? { error: mo.error } : {}),
+        ...(reason ? { reason } : {}),
+      };
     }),
   };
 }

@@ -9,8 +9,8 @@ import { type DdnsTask, ddnsTaskSchema } from '@lucky/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as S from '../../../../test/dns-provider-stubs.js';
 import { HttpClients } from '../../outbound/client.js';
-import { createDnsService, type DnsProvider, providerContext } from '../service.js';
-import type { DnsName } from '../types.js';
+import { createDnsService, providerContext } from '../service.js';
+import type { DnsName, DnsProvider } from '../types.js';
 import { PROVIDERS, ProviderError, type RecordTarget } from './index.js';
 
 interface Case {
@@ -217,9 +217,9 @@ for (const c of CASES) {
     it('reports the provider’s refusal of wrong credentials', async () => {
       const stub = await S.startStub(c.stub);
       try {
-        const err = await set(setup(c, stub, c.bad), target).catch((e) => e);
+        const err = await set(setup(c, stub, c.bad), target).catch((e: Error) => e);
         expect(err).toBeInstanceOf(ProviderError);
-        expect(err.message).toMatch(c.error);
+        expect((err as Error).message).toMatch(c.error);
         expect(stub.store).toEqual([]);
       } finally {
         await stub.close();
@@ -295,9 +295,9 @@ for (const c of CASES.filter((x) => x.provider !== 'duckdns')) {
       try {
         const err = await setup(c, stub, c.bad)
           .addTxt(n, 'token-one', 120)
-          .catch((e) => e);
+          .catch((e: Error) => e);
         expect(err).toBeInstanceOf(ProviderError);
-        expect(err.message).toMatch(c.error);
+        expect((err as Error).message).toMatch(c.error);
         expect(stub.store).toEqual([]);
       } finally {
         await stub.close();

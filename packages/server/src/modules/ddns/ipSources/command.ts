@@ -1,6 +1,7 @@
 // The address printed by a shell command (pipes allowed), with a time limit. The command runs
 // as the program's user; only the administrator can set it.
 import { spawn } from 'node:child_process';
+import { ddnsReason } from '@lucky/shared';
 import { firstIp } from './extract.js';
 import { fail, type IpResult, type IpSourceEnv } from './types.js';
 
@@ -27,13 +28,14 @@ export function ipFromCommand(command: string, family: 4 | 6, env: IpSourceEnv):
         // already gone
       }
     };
+    const failed = (cause: ReturnType<typeof ddnsReason>) => finish(fail('commandFailed', { cause }));
     const timer = setTimeout(() => {
       kill();
-      finish(fail('commandFailed', `no result within ${Math.round(env.timeoutMs / 1000)} s`));
+      failed(ddnsReason('commandTimeout', { seconds: Math.round(env.timeoutMs / 1000) }));
     }, env.timeoutMs);
     const onAbort = () => {
       kill();
-      finish(fail('commandFailed', 'stopped'));
+      failed(ddnsReason('checkStopped'));
     };
     env.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (d: Buffer) => {
@@ -42,15 +44,22 @@ export function ipFromCommand(command: string, family: 4 | 6, env: IpSourceEnv):
     child.stderr.on('data', (d: Buffer) => {
       if (err.length < MAX_OUTPUT) err += d.toString('utf8');
     });
-    child.on('error', (e) => finish(fail('commandFailed', e.message)));
+    child.on('error', (e) => failed(ddnsReason('commandStartFailed', { detail: e.message })));
     child.on('close', (code, sig) => {
       if (code !== 0) {
-        const why = sig ? `killed by ${sig}` : `exit code ${code}`;
-        finish(fail('commandFailed', `${why}${err.trim() ? `: ${err.trim().slice(-300)}` : ''}`));
+        // The end of what the command wrote to stderr says why, in its own words.
+        const detail = err.trim().slice(-300);
+        const extra = detail ? { detail } : {};
+        failed(
+          sig
+            ? ddnsReason('commandSignal', { signal: sig, ...extra })
+            : ddnsReason('commandExit', { exitCode: code, ...extra }),
+        );
         return;
       }
       const ip = firstIp(out, family);
-      finish(ip ? { ok: true, ip, from: 'command' } : fail('commandFailed', `no IPv${family} address in the output`));
+      if (ip) finish({ ok: true, ip, from: 'command' });
+      else failed(ddnsReason('commandNoAddress', { family }));
     });
   });
 }

@@ -28,7 +28,7 @@ export async function getTaskIp(source: DdnsTask['ipSource'], family: 4 | 6, env
       r = await ipFromOdhcpd(source, family, env);
       break;
     default:
-      return fail('unsupportedIpMethod', `unsupported IP method "${String((source as { type: unknown }).type)}"`);
+      return fail('unsupportedIpMethod', { method: String((source as { type: unknown }).type) });
   }
   return r.ok ? { ...r, ip: canonicalIp(r.ip) } : r;
 }

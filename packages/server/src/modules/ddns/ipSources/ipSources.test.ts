@@ -73,8 +73,13 @@ describe('echo URLs', () => {
       4,
       env(),
     )) as IpResult & { ok: false };
-    expect(none).toMatchObject({ ok: false, code: 'allUrlsFailed' });
-    expect(none.msg).toMatch(/HTTP 500.*no IPv4 address in the answer/);
+    expect(none).toMatchObject({ ok: false, reason: { code: 'allUrlsFailed' } });
+    // Each URL's failure, in order, coded (the browser words them) and in English.
+    expect(none.reason.params?.cause).toMatchObject([
+      { code: 'urlHttpStatus', params: { url: url('/fail'), status: 500 } },
+      { code: 'urlNoAddress', params: { url: url('/noip'), family: 4 } },
+    ]);
+    expect(none.reason.text).toMatch(/HTTP 500.*no IPv4 address in the answer/);
   });
 
   it('ask each URL once per round, shared by the tasks', async () => {
@@ -112,8 +117,11 @@ describe('network interface', () => {
   });
   it('names the problem: no match, unknown interface', async () => {
     const e = env({ interfaces });
-    expect(await getTaskIp(src('wan', '9'), 4, e)).toMatchObject({ ok: false, code: 'ipSelectNoMatch' });
-    expect(await getTaskIp(src('eth9', ''), 4, e)).toMatchObject({ ok: false, code: 'interfaceError' });
+    expect(await getTaskIp(src('wan', '9'), 4, e)).toMatchObject({ ok: false, reason: { code: 'ipSelectNoMatch' } });
+    expect(await getTaskIp(src('eth9', ''), 4, e)).toMatchObject({
+      ok: false,
+      reason: { code: 'interfaceError', params: { cause: { code: 'interfaceMissing', params: { name: 'eth9' } } } },
+    });
   });
 });
 
@@ -128,12 +136,22 @@ describe('command', () => {
   });
   it('fails with the exit code, a missing address or the time limit', async () => {
     const bad = await getTaskIp(cmd('echo boom >&2; exit 3'), 4, env());
-    expect(bad).toMatchObject({ ok: false, code: 'commandFailed' });
-    expect((bad as { msg: string }).msg).toBe('exit code 3: boom');
-    expect(await getTaskIp(cmd('echo none'), 4, env())).toMatchObject({ ok: false, code: 'commandFailed' });
+    expect(bad).toMatchObject({ ok: false, reason: { code: 'commandFailed' } });
+    expect((bad as IpResult & { ok: false }).reason.params?.cause).toEqual({
+      code: 'commandExit',
+      params: { exitCode: 3, detail: 'boom' },
+      text: 'exit code 3: boom',
+    });
+    expect(await getTaskIp(cmd('echo none'), 4, env())).toMatchObject({
+      ok: false,
+      reason: { code: 'commandFailed', params: { cause: { code: 'commandNoAddress', params: { family: 4 } } } },
+    });
     const t0 = Date.now();
     const slow = await getTaskIp(cmd('sleep 5; echo 192.0.2.1'), 4, env({ timeoutMs: 300 }));
-    expect(slow).toMatchObject({ ok: false, code: 'commandFailed' });
+    expect(slow).toMatchObject({
+      ok: false,
+      reason: { code: 'commandFailed', params: { cause: { code: 'commandTimeout' } } },
+    });
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
@@ -172,11 +190,11 @@ describe('odhcpd lease file', () => {
     const e = env({ now: () => 1_800_000_000_000 });
     expect(await getTaskIp(src({ odhcpdHostnames: ['old-phone'] }), 6, e)).toMatchObject({
       ok: false,
-      code: 'odhcpdNoLease',
+      reason: { code: 'odhcpdNoLease', params: { family: 6 } },
     });
     expect(await getTaskIp(src({ odhcpdFile: '/nonexistent/odhcpd', odhcpdHostnames: ['nas'] }), 6, e)).toMatchObject({
       ok: false,
-      code: 'odhcpdReadError',
+      reason: { code: 'odhcpdReadError', params: { file: '/nonexistent/odhcpd', detail: 'ENOENT' } },
     });
     expect(selectFromLeases([], { macs: [], hostnames: ['x'], rule: '', family: 4, nowSec: 0 })).toMatchObject({
       ok: false,

@@ -5,7 +5,8 @@
 // A DHCPv6 lease carries no MAC, but DUID-LLT/DUID-LL end with it; a device's DHCPv4 lease also
 // ties its MAC to its host name, which then finds its DHCPv6 lease.
 import { readFile } from 'node:fs/promises';
-import { selectIp } from '../../../core/net/ipSelect.js';
+import { ddnsReason } from '@lucky/shared';
+import { NO_MATCH, selectIp } from '../../../core/net/ipSelect.js';
 import { formatIp, parseIp } from '../../../core/net/lan.js';
 import { fail, type IpResult, type IpSourceEnv } from './types.js';
 
@@ -80,9 +81,12 @@ export function selectFromLeases(
   );
   let addrs = [...new Set(picked.flatMap((l) => l.addresses))];
   if (sel.family === 6) addrs = addrs.sort((a, b) => rankV6(a) - rankV6(b));
-  if (addrs.length === 0) return fail('odhcpdNoLease', `no live IPv${sel.family} lease of the chosen devices`);
+  if (addrs.length === 0) return fail('odhcpdNoLease', { family: sel.family });
   const r = selectIp(addrs, sel.rule);
-  return 'ip' in r ? { ok: true, ip: r.ip, from: 'odhcpd' } : fail('ipSelectNoMatch', r.error);
+  if ('ip' in r) return { ok: true, ip: r.ip, from: 'odhcpd' };
+  return r.error === NO_MATCH
+    ? fail('ipSelectNoMatch')
+    : fail('ipSelectNoMatch', { cause: ddnsReason('ipRuleInvalid', { rule: sel.rule, detail: r.error }) });
 }
 
 export async function ipFromOdhcpd(
@@ -95,7 +99,8 @@ export async function ipFromOdhcpd(
     const buf = await readFile(s.odhcpdFile);
     text = buf.subarray(0, MAX_FILE).toString('utf8');
   } catch (err) {
-    return fail('odhcpdReadError', `${s.odhcpdFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const e = err as NodeJS.ErrnoException;
+    return fail('odhcpdReadError', { file: s.odhcpdFile, detail: e.code ?? e.message });
   }
   return selectFromLeases(parseOdhcpdLeases(text), {
     macs: s.odhcpdMacs,

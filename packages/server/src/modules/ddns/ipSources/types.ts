@@ -1,8 +1,12 @@
-import type { DdnsRuntimeCode } from '@lucky/shared';
+import { type CodedText, type DdnsReasonCode, ddnsReason } from '@lucky/shared';
 import type { NetInterfaces } from '../../../core/net/interfaces.js';
 import type { HttpClients } from '../../../core/outbound/client.js';
 
-export type IpResult = { ok: true; ip: string; from: string } | { ok: false; code: DdnsRuntimeCode; msg: string };
+/**
+ * An address, or why there is none: one of the spec's IP topics (`allUrlsFailed`,
+ * `commandFailed`, …) with the step that failed as its `cause`.
+ */
+export type IpResult = { ok: true; ip: string; from: string } | { ok: false; reason: CodedText };
 
 /** What an IP source may use; the test hooks replace the machine's interfaces and clock. */
 export interface IpSourceEnv {
@@ -16,4 +20,7 @@ export interface IpSourceEnv {
   now?: () => number;
 }
 
-export const fail = (code: DdnsRuntimeCode, msg: string): IpResult => ({ ok: false, code, msg });
+export const fail = (code: DdnsReasonCode, params: Record<string, unknown> = {}): IpResult => ({
+  ok: false,
+  reason: ddnsReason(code, params),
+});

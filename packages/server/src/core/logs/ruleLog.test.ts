@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../core/logs/logger.js';
-import { LogRing } from '../../core/logs/ring.js';
+import { createLogger } from './logger.js';
+import { LogRing } from './ring.js';
 import { RuleLog } from './ruleLog.js';
 
 const quiet = createLogger({ stdout: false, level: 'debug' });
@@ -76,5 +76,16 @@ describe('RuleLog', () => {
     const lines = ring.since().map((l) => l.log);
     expect(lines[0]).toMatch(/ERROR \[my rule\] bad thing$/);
     expect(lines[1]).toMatch(/DEBUG \[my rule\] fine detail$/);
+  });
+
+  it('keeps code and params of coded lines (also across a resize); plain lines have none', () => {
+    const log = new RuleLog({ level: 6, capacity: 3, toConsole: false }, quiet);
+    log.info('plain');
+    log.coded(3, 'ruleTcpLimit', { id: 'tcp4@:80', cap: 2 }, 'tcp4@:80 refused x: rule limit of 2 TCP connections');
+    log.configure({ level: 6, capacity: 2, toConsole: false });
+    const [coded, plain] = log.newest(2);
+    expect(coded).toMatchObject({ level: 3, code: 'ruleTcpLimit', params: { id: 'tcp4@:80', cap: 2 } });
+    expect(coded.text).toMatch(/rule limit of 2/);
+    expect(plain).toEqual({ seq: 1, time: plain.time, level: 4, text: 'plain' });
   });
 });

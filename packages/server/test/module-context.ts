@@ -1,0 +1,35 @@
+// A ModuleContext for unit tests of a module's runtime outside a server: the core services as
+// the supervisor hands them over, with an empty certificate store, a port registry, the default
+// listener limits and the real DNS service. Timers default to the globals (fake or real).
+
+import { baseSettingsSchema, type ModuleKey } from '@lucky/shared';
+import { CertResolver } from '../src/core/certs/resolver.js';
+import { createDnsService } from '../src/core/dns/index.js';
+import { webLimitsOf } from '../src/core/http/admission.js';
+import type { Logger } from '../src/core/logs/logger.js';
+import type { ModuleContext } from '../src/core/modules/types.js';
+import { HostFirewall } from '../src/core/net/firewall.js';
+import { PortRegistry } from '../src/core/net/portRegistry.js';
+
+export function testModuleContext(
+  key: ModuleKey,
+  log: Logger,
+  configDir: string,
+  overrides: Partial<ModuleContext> = {},
+): ModuleContext {
+  return {
+    key,
+    log,
+    configDir,
+    signal: new AbortController().signal,
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    saveConfig: async () => {},
+    certs: new CertResolver({ loaded: () => [], onChange: () => () => {} }),
+    firewall: new HostFirewall(log),
+    ports: new PortRegistry(),
+    webLimits: () => webLimitsOf(baseSettingsSchema.parse({})),
+    dns: createDnsService(),
+    ...overrides,
+  };
+}
