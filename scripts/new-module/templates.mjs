@@ -250,8 +250,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, del, get, post, put } from '../../api/client';
-import { codedText } from '../../i18n/coded';
+import { del, get, post, put } from '../../api/client';
+import { useFormErrors } from '../../hooks/useFormErrors';
 
 const BASE = 'api/${key}';
 const listKey = ['${key}', 'items'] as const;
@@ -265,13 +265,9 @@ export default function ${Name}Screen() {
   const [form] = Form.useForm<${Name}ItemInput>();
   const refresh = () => qc.invalidateQueries({ queryKey: ['${key}'] });
 
-  /** A refusal on its field (in the user's language), anything else as a message. */
-  const showFailure = (err: unknown) => {
-    const reply = err instanceof ApiError ? (err.reply as { field?: string; code?: string; params?: Record<string, unknown>; msg?: string }) : undefined;
-    const text = reply ? codedText('${key}', 'err', reply) : String((err as Error).message);
-    if (reply?.field && form.getFieldInstance(reply.field.split('.') as never)) form.setFields([{ name: reply.field.split('.') as never, errors: [text] }]);
-    else if (!(err instanceof ApiError) || err.kind === 'ret' || err.kind === 'http') void message.error(text);
-  };
+  // The one form-error hook: a refusal beside its field in the user's language (${key}.err_<code>),
+  // anything else as a message; a success clears them.
+  const errors = useFormErrors(form, { ns: '${key}' });
 
   const open = (item: ${Name}ItemView | 'new') => {
     setEditing(item);
@@ -283,19 +279,21 @@ export default function ${Name}Screen() {
     try {
       if (editing === 'new') await post<${Name}ItemResponse>(\`\${BASE}/items\`, values, { silent: true });
       else if (editing) await put<${Name}ItemResponse>(\`\${BASE}/items/\${encodeURIComponent(editing.key)}\`, values, { silent: true });
+      errors.clear();
       setEditing(undefined);
       void message.success(t('${key}.saved'));
       await refresh();
     } catch (err) {
-      showFailure(err);
+      errors.show(err);
     }
   };
   const act = async (fn: () => Promise<unknown>) => {
     try {
       await fn();
       await refresh();
-    } catch (err) {
-      showFailure(err);
+    } catch {
+      // Not silent: the request client has shown the failure in the user's language.
+      await refresh();
     }
   };
 
@@ -311,7 +309,7 @@ export default function ${Name}Screen() {
             data-testid="${key}-module-switch"
             checked={data?.enabled ?? false}
             loading={list.isLoading}
-            onChange={(on) => act(() => put(\`api/modules/${key}/enabled\`, { enabled: on }, { silent: true }))}
+            onChange={(on) => act(() => put(\`api/modules/${key}/enabled\`, { enabled: on }))}
           />
           <Button type="primary" data-testid="${key}-add" onClick={() => open('new')}>
             {t('${key}.add')}
@@ -332,7 +330,7 @@ export default function ${Name}Screen() {
             title: t('${key}.enabled'),
             dataIndex: 'enabled',
             render: (on: boolean, item) => (
-              <Switch size="small" checked={on} onChange={(v) => act(() => put(\`\${BASE}/items/\${encodeURIComponent(item.key)}/enable\`, { enabled: v }, { silent: true }))} />
+              <Switch size="small" checked={on} onChange={(v) => act(() => put(\`\${BASE}/items/\${encodeURIComponent(item.key)}/enable\`, { enabled: v }))} />
             ),
           },
           {
@@ -342,7 +340,7 @@ export default function ${Name}Screen() {
                 <Button size="small" onClick={() => open(item)}>
                   {t('${key}.edit')}
                 </Button>
-                <Popconfirm title={t('${key}.deleteConfirm', { name: item.name })} onConfirm={() => act(() => del(\`\${BASE}/items/\${encodeURIComponent(item.key)}\`, { silent: true }))}>
+                <Popconfirm title={t('${key}.deleteConfirm', { name: item.name })} onConfirm={() => act(() => del(\`\${BASE}/items/\${encodeURIComponent(item.key)}\`))}>
                   <Button size="small" danger>
                     {t('${key}.delete')}
                   </Button>
@@ -361,7 +359,7 @@ export default function ${Name}Screen() {
         onCancel={() => setEditing(undefined)}
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" initialValues={{ name: '', host: '', secret: '', enabled: true }}>
+        <Form form={form} layout="vertical" onValuesChange={errors.onValuesChange} initialValues={{ name: '', host: '', secret: '', enabled: true }}>
           <Form.Item name="name" label={t('${key}.name')} rules={[{ required: true, message: t('${key}.err_nameRequired') }]}>
             <Input data-testid="${key}-name" maxLength={64} />
           </Form.Item>
