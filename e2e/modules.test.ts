@@ -75,6 +75,10 @@ describe('every module screen in both languages', () => {
       expect(off).toMatchObject({ ret: 0, status: { state: 'disabled', enabled: false } });
       const page = await openSignedIn('zh_CN', '/status');
       await page.getByTestId('status-screen').waitFor();
+      // The overview shows the true state, in the UI language.
+      const row = page.locator(`[data-testid="module-${key}"][data-state="disabled"]`);
+      await row.waitFor();
+      expect(await row.innerText()).toContain(zh.status.state_disabled);
       const on = await api('PUT', `/api/modules/${key}/enabled`, { enabled: true });
       expect(on.ret, JSON.stringify(on)).toBe(0);
       expect(on.status.enabled).toBe(true);
