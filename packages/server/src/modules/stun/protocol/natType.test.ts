@@ -6,7 +6,7 @@
 // test/stun.coturn.test.ts.
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ATTR, BINDING_SUCCESS, decodeMessage, encodeAddress, encodeMessage } from './message.js';
+import { ATTR, BINDING_SUCCESS, decodeMessage, encodeAddress, encodeMessage, type StunAttribute } from './message.js';
 import { detectNatType, type FilteringBehaviour, type MappingBehaviour, verdictOf, verdictText } from './natType.js';
 import { type DatagramSocket, type StunEndpoint, UdpStunChannel } from './udp.js';
 
@@ -67,7 +67,7 @@ class NatModelSocket implements DatagramSocket {
       port: honour && flags & 2 ? Number(other(String(port), String(PRIMARY.port), String(ALTERNATE.port))) : port,
     };
     const txn = req.transactionId;
-    const attrs = [
+    const attrs: StunAttribute[] = [
       { type: ATTR.XOR_MAPPED_ADDRESS, value: encodeAddress({ family: 4, ...this.mapped(dest) }, txn) },
       { type: ATTR.RESPONSE_ORIGIN, value: encodeAddress({ family: 4, ...from }) },
     ];

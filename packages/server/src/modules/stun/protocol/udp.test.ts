@@ -30,6 +30,16 @@ function answer(req: Buffer, port = 50000, extra: { type: number; value: Buffer 
   ]);
 }
 
+/** The StunError `p` rejects with (a resolution fails the test). */
+function failureOf(p: Promise<unknown>): Promise<StunError> {
+  return p.then(
+    (v) => {
+      throw new Error(`expected a failure, got ${JSON.stringify(v)}`);
+    },
+    (e: StunError) => e,
+  );
+}
+
 /** Whether the promise has settled, after the pending microtasks and zero-delay timers ran. */
 async function settled(p: Promise<unknown>): Promise<boolean> {
   let done = false;
@@ -59,7 +69,7 @@ describe('UdpStunChannel', () => {
 
   it('retransmits at 0, 500, 1500, 3500, 7500, 15500, 31500 ms and gives up at 39 500 ms', async () => {
     const p = channel.binding(SERVER);
-    const failure = p.catch((e: StunError) => e);
+    const failure = failureOf(p);
     await vi.advanceTimersByTimeAsync(39_499);
     expect(socket.sent.map((s) => s.at - 1_000_000)).toEqual([0, 500, 1500, 3500, 7500, 15500, 31500]);
     // Every retransmission is the same request (same transaction).
@@ -75,7 +85,7 @@ describe('UdpStunChannel', () => {
 
   it('Rc, RTO and Rm are the caller’s: RTO 100, Rc 3, Rm 4 → sends at 0, 100, 300, fails at 700', async () => {
     const p = channel.binding(SERVER, { rtoMs: 100, rc: 3, rm: 4 });
-    const failure = p.catch((e: StunError) => e);
+    const failure = failureOf(p);
     await vi.advanceTimersByTimeAsync(699);
     expect(socket.sent.map((s) => s.at - 1_000_000)).toEqual([0, 100, 300]);
     expect(await settled(p)).toBe(false);
@@ -150,7 +160,7 @@ describe('UdpStunChannel', () => {
 
   it('a malformed answer is dropped and the retransmissions go on; at the end the error names it', async () => {
     const p = channel.binding(SERVER, { rtoMs: 100, rc: 2, rm: 2 });
-    const failure = p.catch((e: StunError) => e);
+    const failure = failureOf(p);
     await vi.advanceTimersByTimeAsync(0);
     const bad = answer(socket.sent[0].bytes);
     bad[bad.length - 1] ^= 1;
