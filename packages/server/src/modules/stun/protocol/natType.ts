@@ -52,7 +52,10 @@ export interface NatTypeOptions {
   udp: UdpStunChannel;
   /** Opens a TCP connection to host:port from the same local port each time; TCP mapping is tested when given. */
   connect?: Connect;
-  /** The machine's own IPv4 addresses ("no NAT" when one of them is the mapped address); default: every interface's. */
+  /**
+   * The addresses that are this machine's ("no NAT" when the mapped address is one of them, on the
+   * local port). Default: the socket's own address, or every interface's when bound to 0.0.0.0.
+   */
   localAddresses?: readonly string[];
   /** Retransmission for each UDP test (default RTO 500 ms, 4 requests, give-up 3 s after the last: 6.5 s). */
   timing?: Pick<UdpBindingOptions, 'rtoMs' | 'rc' | 'rm'>;
@@ -84,12 +87,15 @@ function interfaceAddresses(): string[] {
     .map((i) => i!.address);
 }
 
-/** Whether `mapped` is the local endpoint itself: no NAT in between. */
-function isLocal(mapped: StunEndpoint, local: StunEndpoint, addresses: readonly string[]): boolean {
+/**
+ * Whether `mapped` is the local endpoint itself: no NAT in between. The addresses that count as
+ * ours: the caller's list, else the socket's own address, else (bound to 0.0.0.0) every interface's.
+ */
+function isLocal(mapped: StunEndpoint, local: StunEndpoint, given: readonly string[] | undefined): boolean {
   if (mapped.port !== local.port) return false;
-  return local.address === '0.0.0.0' || local.address === ''
-    ? addresses.includes(mapped.address)
-    : mapped.address === local.address;
+  const wildcard = local.address === '0.0.0.0' || local.address === '';
+  const ours = given ?? (wildcard ? interfaceAddresses() : [local.address]);
+  return ours.includes(mapped.address);
 }
 
 /** No answer at all is a result for these tests (RFC 5780 reads it as "filtered"); anything else is not. */
@@ -117,7 +123,7 @@ export async function udpBehaviour(opts: NatTypeOptions): Promise<UdpBehaviour> 
   if (!first) return { ...out, blocked: true };
   out.publicAddress = first.mapped;
   out.otherAddress = first.otherAddress;
-  const noNat = isLocal(first.mapped, udp.local(), opts.localAddresses ?? interfaceAddresses());
+  const noNat = isLocal(first.mapped, udp.local(), opts.localAddresses);
   if (noNat) out.mapping = 'none';
   const other = first.otherAddress;
   if (!other || other.address === server.address || other.port === server.port) {
@@ -180,7 +186,6 @@ export async function tcpMapping(
   } = {},
 ): Promise<{ mapping: MappingBehaviour; publicAddress?: StunEndpoint; otherAddress?: StunEndpoint; notes: string[] }> {
   const notes: string[] = [];
-  const addresses = opts.localAddresses ?? interfaceAddresses();
   let localPort: number | undefined;
   let noNat = false;
   const ask = async (to: StunEndpoint): Promise<BindingAnswer> => {
@@ -195,7 +200,7 @@ export async function tcpMapping(
       }
       localPort = local.port;
       const answer = await conn.binding({ timeoutMs: opts.timeoutMs ?? 10_000, signal: opts.signal });
-      if (isLocal(answer.mapped, local, addresses)) noNat = true;
+      if (isLocal(answer.mapped, local, opts.localAddresses)) noNat = true;
       return answer;
     } finally {
       conn.close({ reset: true });
