@@ -331,7 +331,7 @@ describe('without a C compiler', () => {
     writeFileSync(
       join(tree, 'check.ts'),
       `import net from 'node:net';
-import { listenShared, sharedPortSupport } from './packages/server/src/core/net/sharedPort.ts';
+const { listenShared, sharedPortSupport } = await import(process.argv[2]);
 const listen = await listenShared(net.createServer(), { address: '127.0.0.1', port: 0 }).then(
   () => 'listening',
   (e) => e.code,
@@ -347,8 +347,9 @@ process.exit(0);
         encoding: 'utf8',
         env: cc ? { ...env, CC: cc } : env,
       });
-    const check = () => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', join(tree, 'check.ts')], {
+    /** sharedPortSupport() and a listenShared attempt in a fresh process, the loader being at `loader` in the tree. */
+    const check = (loader = 'packages/server/src/core/net/sharedPort.ts') => {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', join(tree, 'check.ts'), join(tree, loader)], {
         cwd: tree,
         encoding: 'utf8',
         env,
@@ -367,6 +368,17 @@ process.exit(0);
     expect(missing.support).toMatchObject({ ok: false, code: 'nativeHelperMissing' });
     expect(missing.support.detail).toMatch(/apt-get install gcc libc6-dev/);
     expect(missing.listen).toBe('nativeHelperMissing');
+
+    // A release package's layout: the helper in dist/native/, beside the built loader in dist/core/net/.
+    cpSync(ADDON, join(tree, 'packages/server/dist/native/sharedport.node'));
+    cpSync(
+      join(tree, 'packages/server/src/core/net/sharedPort.ts'),
+      join(tree, 'packages/server/dist/core/net/sharedPort.ts'),
+    );
+    expect(check('packages/server/dist/core/net/sharedPort.ts')).toEqual({
+      support: { ok: true },
+      listen: 'listening',
+    });
 
     // The same tree with the compiler: built, and a fresh process loads it from there.
     const built = build();
