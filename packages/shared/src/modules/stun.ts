@@ -75,6 +75,7 @@ export const STUN_MESSAGES = {
   ddnsTaskNotFound: 'no DDNS task with this key',
   localPortTaken: '{protocol} local port {port} is already used by rule {rule}',
   ruleNotFound: 'no such rule',
+  moduleDisabled: 'STUN module disabled',
   webhookUrlRequired: 'the webhook address is required',
   webhookMethodRequired: 'the webhook method is required',
   webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
@@ -179,7 +180,12 @@ const ruleShape = {
   leaseSec: int(L.leaseSec),
   /** Only keep the mapping and report it; the kernel or the router forwards the traffic. */
   disableForwarding: z.boolean().default(false),
-  targetAddress: z.string().trim().max(253).min(1, 'targetAddressRequired').refine(isTargetAddress, 'targetAddressInvalid'),
+  targetAddress: z
+    .string()
+    .trim()
+    .max(253)
+    .min(1, 'targetAddressRequired')
+    .refine(isTargetAddress, 'targetAddressInvalid'),
   targetPort: z.number().int().min(1).max(65535),
   maxConnections: int(L.maxConnections),
   perIpMaxConnections: int(L.perIpMaxConnections),
@@ -210,7 +216,14 @@ function checkRule(r: RuleFields, ctx: z.RefinementCtx): void {
   if (r.channelMode === 'interface' && r.channelInterface === '')
     ctx.addIssue({ code: 'custom', path: ['channelInterface'], message: 'channelInterfaceRequired' });
   if (r.heartbeatSec !== 0 && r.heartbeatSec < L.heartbeatSec.min)
-    ctx.addIssue({ code: 'too_small', origin: 'number', minimum: L.heartbeatSec.min, path: ['heartbeatSec'], message: 'tooSmall', input: r.heartbeatSec });
+    ctx.addIssue({
+      code: 'too_small',
+      origin: 'number',
+      minimum: L.heartbeatSec.min,
+      path: ['heartbeatSec'],
+      message: 'tooSmall',
+      input: r.heartbeatSec,
+    });
 }
 
 const RULE_KEY = /^[A-Za-z0-9]{1,32}$/;
@@ -391,7 +404,13 @@ export interface StunMappingView {
   rateOut: number;
 }
 
-export const NAT_MAPPINGS = ['none', 'endpointIndependent', 'addressDependent', 'addressPortDependent', 'unknown'] as const;
+export const NAT_MAPPINGS = [
+  'none',
+  'endpointIndependent',
+  'addressDependent',
+  'addressPortDependent',
+  'unknown',
+] as const;
 export const NAT_FILTERINGS = ['endpointIndependent', 'addressDependent', 'addressPortDependent', 'unknown'] as const;
 export const NAT_VERDICTS = [
   'open',
