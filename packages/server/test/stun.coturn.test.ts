@@ -103,8 +103,9 @@ describe('STUN client against coturn', () => {
     const dead = await closedPort();
     try {
       const r = await withFailover([`127.0.0.1:${dead}`, `localhost:${rfc5780.port}`], (s) =>
-        // Short schedule: a closed UDP port says nothing, the first server can only time out.
-        c.channel.binding(s, { rtoMs: 50, rc: 2, rm: 2 }),
+        // A closed UDP port says nothing, so the first server can only time out: a short schedule
+        // for it; coturn gets the RFC's, so a slow moment on a busy machine cannot fail it.
+        c.channel.binding(s, s.port === dead ? { rtoMs: 50, rc: 2, rm: 2 } : {}),
       );
       expect(r.server).toMatchObject({ host: 'localhost', address: '127.0.0.1', port: rfc5780.port });
       expect(r.result.mapped).toEqual({ address: '127.0.0.1', port: c.port });
@@ -147,7 +148,6 @@ describe('STUN client against coturn', () => {
         server: { address: '127.0.0.1', port: rfc5780.port },
         udp: c.channel,
         connect: (host, port) => tcpConnect(host, port, localPort),
-        timing: { rtoMs: 100, rc: 3, rm: 4 },
       });
       expect(r).toMatchObject({
         mapping: 'none',
@@ -175,7 +175,6 @@ describe('STUN client against coturn', () => {
         server,
         udp: c.channel,
         localAddresses: ['192.0.2.1'],
-        timing: { rtoMs: 100, rc: 3, rm: 4 },
       });
       expect(u).toMatchObject({
         mapping: 'endpointIndependent',
@@ -209,7 +208,6 @@ describe('STUN client against coturn', () => {
       const r = await detectNatType({
         server: { address: '127.0.0.1', port: single.port },
         udp: c.channel,
-        timing: { rtoMs: 100, rc: 3, rm: 4 },
       });
       expect(r.verdict).toBe('unsupportedServer');
       expect(r.otherAddress).toBeUndefined();

@@ -4,9 +4,10 @@
 // local port, so the same code runs in the module and inside a network namespace in tests.
 //
 // Limitation (TCP): the three TCP connections are made one after another from one local port,
-// each closed with an RST first so the port is not held in TIME_WAIT. Holding a kept-alive
-// connection on that port at the same time needs SO_REUSEADDR + SO_REUSEPORT on every socket,
-// which is the caller's connect function's business, not this file's.
+// each closed with an RST first so the port is not held in TIME_WAIT; a plain net.connect with
+// localPort does for that (the tests). Holding a kept-alive connection or a listener on that port
+// at the same time needs SO_REUSEADDR + SO_REUSEPORT on every socket: the module's connect
+// function is then core/net/sharedPort.ts's connectShared, which is not this file's business.
 import type net from 'node:net';
 import os from 'node:os';
 import { StunError, toStunError } from './errors.js';

@@ -5,10 +5,9 @@ import { StunError } from './errors.js';
 import { AllServersFailed, parseServer, resolveServer, withFailover } from './servers.js';
 
 describe('parseServer', () => {
-  it('host[:port] with 3478 by default; IPv4 literals and DNS names; the stun: URI form', () => {
+  it('host[:port] with 3478 by default; IPv4 literals and DNS names', () => {
     expect(parseServer('stun.example.org')).toEqual({ text: 'stun.example.org', host: 'stun.example.org', port: 3478 });
     expect(parseServer(' 192.0.2.1:19302 ')).toEqual({ text: '192.0.2.1:19302', host: '192.0.2.1', port: 19302 });
-    expect(parseServer('stun:stun.example.org:3479')).toMatchObject({ host: 'stun.example.org', port: 3479 });
     expect(parseServer('my_stun.lan.')).toMatchObject({ host: 'my_stun.lan', port: 3478 });
   });
 

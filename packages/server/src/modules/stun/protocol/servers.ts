@@ -2,11 +2,9 @@
 // resolved to IPv4, tried in order until one answers. Every failure is kept per server so the
 // screen can say which servers failed and why.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIpv4, isIpv6, isTargetAddress } from '@lucky/shared';
+import { isIpv4, isIpv6, parseStunServer } from '@lucky/shared';
 import { StunError, toStunError } from './errors.js';
 import type { StunEndpoint } from './udp.js';
-
-export const DEFAULT_STUN_PORT = 3478;
 
 export interface StunServerEntry {
   /** The entry as written (trimmed). */
@@ -34,22 +32,18 @@ export interface FailoverResult<T> {
   errors: ServerFailure[];
 }
 
-/** `host[:port]`, also `stun:host[:port]` (RFC 7064 URI form, as public lists write them). */
+/**
+ * `host[:port]`: the config schema's rule (shared parseStunServer), with coded refusals; IPv6 gets
+ * its own code so the screen can say it is not supported yet rather than malformed.
+ */
 export function parseServer(entry: string): StunServerEntry {
   const text = entry.trim();
-  const body = text.replace(/^stun:/i, '');
-  const bad = () => new StunError('badServer', `"${text}" is not a STUN server (host or host:port)`, { server: text });
-  if (body.startsWith('[') || isIpv6(body)) {
+  if (text.startsWith('[') || isIpv6(text)) {
     throw new StunError('ipv6NotSupported', `IPv6 STUN servers are not supported yet: "${text}"`, { server: text });
   }
-  const m = /^([^:\s]+)(?::(\d{1,5}))?$/.exec(body);
-  if (!m) throw bad();
-  const host = m[1].replace(/\.$/, '');
-  const port = m[2] === undefined ? DEFAULT_STUN_PORT : Number(m[2]);
-  if (port < 1 || port > 65535) throw bad();
-  // All digits and dots is meant as an IPv4 address: it must be a valid one.
-  if (/^[\d.]+$/.test(host) ? !isIpv4(host) : !isTargetAddress(host)) throw bad();
-  return { text, host, port };
+  const parsed = parseStunServer(text);
+  if (!parsed) throw new StunError('badServer', `"${text}" is not a STUN server (host or host:port)`, { server: text });
+  return { text, host: parsed.host.replace(/\.$/, ''), port: parsed.port };
 }
 
 export type Lookup = (host: string, opts: { family: 4 }) => Promise<{ address: string }>;
