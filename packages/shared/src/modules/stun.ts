@@ -76,6 +76,8 @@ export const STUN_MESSAGES = {
   localPortTaken: '{protocol} local port {port} is already used by rule {rule}',
   ruleNotFound: 'no such rule',
   moduleDisabled: 'STUN module disabled',
+  natTypeFailed: 'NAT type detection failed: {detail}',
+  gatewaysFailed: 'UPnP discovery failed: {detail}',
   webhookUrlRequired: 'the webhook address is required',
   webhookMethodRequired: 'the webhook method is required',
   webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
@@ -307,7 +309,7 @@ export const stunWebhookTestBodySchema = z.object({
 export const STUN_REASONS = {
   moduleDisabled: 'STUN module disabled',
   channelBroken: 'penetration channel malfunction: {detail}',
-  notPenetrated: 'not penetrated',
+  notPenetrated: 'not penetrated: {detail}',
   notObtained: 'not yet obtained',
   webhookCallError: 'webhook call error',
   webhookOk: 'the call succeeded',
@@ -325,6 +327,8 @@ export const STUN_REASONS = {
   firewallFailed: 'the host firewall could not be opened: {detail}',
   rulesFailed: '{count} rule(s) have no working mapping; see the STUN list',
   ddnsSyncFailed: 'DDNS task {task}: {detail}',
+  ddnsSynced: 'DDNS task {task} updated with {address}',
+  scriptOk: 'the script ran: {output}',
   scriptFailed: 'the script failed: {detail}',
 } as const;
 export type StunReasonCode = keyof typeof STUN_REASONS;

@@ -24,6 +24,7 @@ import { conflict } from '../../core/http/reply.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { checkChange, refuse } from './checks.js';
+import { MappingError } from './mapping.js';
 import { StunRuntime } from './runtime.js';
 import { ruleView, settingsView, summaryView } from './views.js';
 
@@ -57,6 +58,15 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     await api.saveConfig(next);
   };
   const view = (key: string) => ruleView(find(api.config(), key), live());
+  /** A live call that failed (no server answered, no interface …): a coded refusal, never a bare 500. */
+  const failedAs = async <T>(code: 'natTypeFailed' | 'gatewaysFailed', run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      const detail = err instanceof MappingError ? err.reason.text : (err as Error).message;
+      throw refuse('', code, { detail }, 409);
+    }
+  };
 
   r.add({
     method: 'GET',
@@ -187,7 +197,7 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     summary: 'STUN: detect the NAT behaviour (RFC 5780) through a rule’s channel and servers',
     handler: async (_req, _reply, input): Promise<StunNatTypeResponse> => {
       const rule = find(api.config(), input.params.key);
-      return { ret: 0, natType: await running().detectNatForRule(rule.key) };
+      return { ret: 0, natType: await failedAs('natTypeFailed', () => running().detectNatForRule(rule.key)) };
     },
   });
 
@@ -199,7 +209,7 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     body: stunNatTypeBodySchema,
     handler: async (_req, _reply, input): Promise<StunNatTypeResponse> => ({
       ret: 0,
-      natType: await running().detectNat(input.body),
+      natType: await failedAs('natTypeFailed', () => running().detectNat(input.body)),
     }),
   });
 
@@ -252,7 +262,7 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     query: gatewaysQuerySchema,
     handler: async (_req, _reply, input): Promise<StunGatewaysResponse> => ({
       ret: 0,
-      gateways: await running().gateways(input.query.localAddress),
+      gateways: await failedAs('gatewaysFailed', () => running().gateways(input.query.localAddress)),
     }),
   });
 
