@@ -3,3 +3,4 @@
 export * from './coded.js';
 export * from './secrets.js';
 export * from './switch.js';
+export * from './webhook.js';

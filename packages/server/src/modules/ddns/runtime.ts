@@ -5,16 +5,16 @@
 // The module switch is the supervisor's: this runs only while it is on (off, there is no runtime,
 // no timer and no task state).
 import { setMaxListeners } from 'node:events';
-import type { DdnsConfig, DdnsLogsResponse, DdnsTask, DdnsTaskState, DdnsWebhook } from '@lucky/shared';
+import type { DdnsConfig, DdnsLogsResponse, DdnsTask, DdnsTaskState, DdnsWebhookResult } from '@lucky/shared';
 import { createDnsService, type DnsService } from '../../core/dns/index.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
 import { HttpClients } from '../../core/outbound/client.js';
+import { WebhookHistory } from '../../core/webhook/history.js';
 import { suffixSet } from './domains.js';
 import type { IpResult } from './ipSources/index.js';
 import { TaskState } from './state.js';
 import { refreshDomains, type SyncEnv, syncTask } from './taskSync.js';
-import { callWebhook, demoVars, type WebhookOutcome } from './webhook.js';
 
 /** Options for tests and the benchmark; none of them is a user setting. */
 export interface DdnsModuleOptions {
@@ -42,13 +42,17 @@ export interface DdnsModuleOptions {
 export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   private config!: DdnsConfig;
   private readonly states = new Map<string, TaskState>();
-  private http!: HttpClients;
+  private readonly webhooks = new WebhookHistory<DdnsWebhookResult>();
+  /** The module's HTTP clients (the webhook test button calls through them while the module runs). */
+  http!: HttpClients;
   private timer?: NodeJS.Timeout;
   private round?: Promise<void>;
   private roundStarted?: number;
   private nextRound?: number;
   private stopped = false;
   private readonly abort = new AbortController();
+  /** Aborted when the module stops. */
+  readonly signal = this.abort.signal;
   private readonly second: number;
   private readonly dns: DnsService;
 
@@ -111,7 +115,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
 
   /** Live state of a task (domains in the task's order, statuses, histories). */
   view(key: string): DdnsTaskState {
-    return this.state(key).view();
+    return this.state(key).view(this.webhooks.of(key));
   }
 
   /** A page of a task's log, newest first. */
@@ -133,16 +137,6 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
     });
     st.chain = run.catch(() => {});
     return run;
-  }
-
-  /** The "test webhook" button: one call with demo data, no retries. */
-  testWebhook(w: DdnsWebhook, taskProxy?: DdnsTask['proxy']): Promise<WebhookOutcome> {
-    return callWebhook(
-      w,
-      demoVars(new Date()),
-      { http: this.http, taskProxy, signal: this.abort.signal, delay: async () => {} },
-      0,
-    );
   }
 
   /** A whole round (also what the benchmark drives); resolves when every task is done. */
@@ -177,6 +171,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
       log: this.ctx.log,
       suffixes: suffixSet(this.config.multiLevelSuffixes),
       globalWebhook: this.config.webhook,
+      webhooks: this.webhooks,
       endpoints: this.options.endpoints,
       signal: this.abort.signal,
       ipCache,
@@ -210,6 +205,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   private syncStates(): void {
     const keys = new Set(this.config.tasks.map((t) => t.key));
     for (const k of this.states.keys()) if (!keys.has(k)) this.states.delete(k);
+    this.webhooks.keep(keys);
     const suffixes = suffixSet(this.config.multiLevelSuffixes);
     const now = (this.options.now ?? Date.now)();
     for (const t of this.config.tasks) {

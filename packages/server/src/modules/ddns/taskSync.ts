@@ -2,19 +2,28 @@
 // get the IP → nothing to do for records known to hold it → otherwise optional DNS check →
 // provider find / create / update / no-op → statuses, histories, webhook. Every failure stays
 // inside this task and its domains.
-import { type CodedText, type DdnsTask, type DdnsWebhook, ddnsLogLine, ddnsReason } from '@lucky/shared';
+import {
+  type CodedText,
+  type DdnsTask,
+  type DdnsWebhook,
+  type DdnsWebhookResult,
+  ddnsLogLine,
+  ddnsReason,
+} from '@lucky/shared';
 import type { DnsService } from '../../core/dns/index.js';
 import type { Logger } from '../../core/logs/logger.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
 import type { HttpClients } from '../../core/outbound/client.js';
+import { callWebhook } from '../../core/webhook/call.js';
+import { callView, type WebhookHistory } from '../../core/webhook/history.js';
 import { CallbackRefused, callbackProvider } from './callback.js';
 import { parseDomains } from './domains.js';
 import { getTaskIp, type IpResult } from './ipSources/index.js';
-import { clientOptions, type ProviderEnv, ttlFor } from './providerContext.js';
+import { clientOptions, type ProviderEnv, proxyOf, ttlFor } from './providerContext.js';
 import { resolveOnServers } from './resolverCheck.js';
 import { scrubbingLogger, secretsOf } from './secrets.js';
 import { type DomainRuntime, sameReason, type TaskState } from './state.js';
-import { callWebhook, webhookVars } from './webhook.js';
+import { webhookVars } from './webhookVars.js';
 
 export interface SyncEnv {
   http: HttpClients;
@@ -23,6 +32,8 @@ export interface SyncEnv {
   log: Logger;
   suffixes: Set<string>;
   globalWebhook: DdnsWebhook;
+  /** Each task's recent webhook calls (by task key). */
+  webhooks: WebhookHistory<DdnsWebhookResult>;
   endpoints?: ProviderEnv['endpoints'];
   signal?: AbortSignal;
   /** Shared by the tasks of one round (an echo URL answers once per round). */
@@ -229,15 +240,14 @@ async function maybeWebhook(
     failed: names(failed),
     now: new Date(env.now()),
   });
-  const r = await callWebhook(w, vars, { http: env.http, taskProxy: task.proxy, signal: env.signal, delay: env.delay });
-  state.addWebhook({
-    time: new Date(env.now()).toISOString(),
-    ok: r.ok,
-    target: own ? 'task' : 'global',
-    attempts: r.attempts,
-    ...(r.status !== undefined ? { status: r.status } : {}),
-    reason: r.reason,
+  const r = await callWebhook(w, vars, {
+    http: env.http,
+    // Proxy type `dns`: the task's provider proxy.
+    moduleProxy: () => proxyOf(task.proxy),
+    signal: env.signal,
+    delay: env.delay,
   });
+  env.webhooks.add(task.key, { ...callView(r, new Date(env.now())), target: own ? 'task' : 'global' });
   if (!r.ok) {
     const line = ddnsLogLine('webhookFailed', { attempts: r.attempts, cause: r.reason });
     state.logLine(2, line, env.now());
