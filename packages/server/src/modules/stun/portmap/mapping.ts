@@ -67,6 +67,8 @@ export interface PortMappingOptions {
   /** NAT-PMP / PCP retransmission (RFC 6886: 250 ms, 9 tries). */
   udpInitialTimeoutMs?: number;
   udpMaxTries?: number;
+  /** The NAT-PMP / PCP server port (5351); another one only for tests against a fake gateway. */
+  gatewayPort?: number;
 }
 
 /** What is held at the gateway, for renewals and the delete. */
@@ -215,6 +217,7 @@ export class PortMapping {
     return {
       gateway: this.req.gateway && !/^http:/i.test(this.req.gateway) ? this.req.gateway : undefined,
       localAddress: this.req.localAddress ?? this.req.internalAddress,
+      port: this.opts.gatewayPort,
       initialTimeoutMs: this.opts.udpInitialTimeoutMs,
       maxTries,
       signal,

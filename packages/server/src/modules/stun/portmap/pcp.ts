@@ -2,7 +2,7 @@
 // renew it (same nonce), delete it (lifetime 0). A NAT-PMP-only gateway answers a PCP request
 // with a version-0 "unsupported version" packet (RFC 6887 §9): that becomes the coded error
 // `unsupportedVersion`, on which 'auto' falls back to NAT-PMP.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import net from 'node:net';
 import { type GatewayOptions, type MapProtocol, resolveGateway } from './natpmp.js';
 import { NATPMP_PORT, resultError, udpExchange, type Verdict } from './udpExchange.js';
@@ -131,14 +131,17 @@ export async function pcpUnmap(
 }
 
 /**
- * The gateway's public address. PCP has no request for it: a short UDP mapping of the discard
- * port (9) is made and deleted again, and its answer names the address.
+ * The gateway's public address. PCP has no request for it: a short UDP mapping of a random high
+ * port is made and deleted again, and its answer names the address. (A fixed low port such as
+ * discard/9 is refused by common permission rules; miniupnpd 2.3 then searches for another
+ * external port without end and stops answering.)
  */
 export async function pcpExternalAddress(
   opts: GatewayOptions = {},
 ): Promise<{ externalAddress: string; gateway: string }> {
-  const req = { protocol: 'udp' as const, internalPort: 9, nonce: newPcpNonce() };
-  const m = await pcpMap({ ...req, externalPort: 0, lifetimeSec: 120 }, opts);
+  const internalPort = randomInt(49152, 65536);
+  const req = { protocol: 'udp' as const, internalPort, nonce: newPcpNonce() };
+  const m = await pcpMap({ ...req, externalPort: internalPort, lifetimeSec: 120 }, opts);
   await pcpUnmap(req, { ...opts, gateway: m.gateway }).catch(() => {
     // the short mapping expires by itself
   });
