@@ -62,8 +62,11 @@ export interface Lab {
   shiftPorts(): Promise<void>;
   /** coturn on both public addresses, port 3478 (alternate 3479), UDP and TCP. */
   startCoturn(): Promise<void>;
-  /** miniupnpd on the router (UPnP IGD on 192.168.77.1:5000, NAT-PMP / PCP on :5351, secure_mode). */
-  startMiniupnpd(): Promise<void>;
+  /**
+   * miniupnpd on the router: UPnP IGD on 192.168.77.1:5000, NAT-PMP / PCP on :5351 (unless
+   * `natpmp: false`, a UPnP-only router), secure_mode.
+   */
+  startMiniupnpd(opts?: { natpmp?: boolean }): Promise<void>;
   /** Stops it and forgets its mappings (a router reboot). */
   stopMiniupnpd(): Promise<void>;
   /** miniupnpd's mappings (UPnP, NAT-PMP and PCP alike), from its lease file. */
@@ -440,7 +443,8 @@ class NatLab implements Lab {
     this.upnpChains = true;
   }
 
-  async startMiniupnpd(): Promise<void> {
+  async startMiniupnpd(opts: { natpmp?: boolean } = {}): Promise<void> {
+    const natpmp = opts.natpmp ?? true;
     if (this.miniupnpd) return;
     await this.upnpChainsOnce();
     const dir = this.n.dir;
@@ -451,7 +455,7 @@ class NatLab implements Lab {
         `ext_ifname=${this.n.routerWan}`,
         `listening_ip=${this.n.routerLan}`,
         'http_port=5000',
-        'enable_natpmp=yes',
+        `enable_natpmp=${natpmp ? 'yes' : 'no'}`,
         'enable_upnp=yes',
         'ipv6_disable=yes',
         // Mappings only for the address that asks (a request for .3 from .2 is refused with 718).
@@ -474,7 +478,13 @@ class NatLab implements Lab {
     });
     closeSync(out);
     this.miniupnpd = child;
-    await this.listening(this.router, child, [/udp.*:5351\b/, /tcp.*:5000\b/], log, 'miniupnpd');
+    await this.listening(
+      this.router,
+      child,
+      natpmp ? [/udp.*:5351\b/, /tcp.*:5000\b/] : [/tcp.*:5000\b/],
+      log,
+      'miniupnpd',
+    );
   }
 
   async stopMiniupnpd(): Promise<void> {

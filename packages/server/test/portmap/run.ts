@@ -1,8 +1,7 @@
 // Runs one port-mapping call inside a lab namespace (through runInNs) and prints the result as
 // JSON; a PortMapError is printed as { error: { code, params, text } } so the test can check it.
-// Argument: one JSON object, the call (see Call below).
+// Argument: one JSON object, the call (see Call below), or a list of calls run in order.
 import { PortMapError } from '../../src/modules/stun/portmap/errors.js';
-import { type PortMapMethod, PortMapping, type PortMappingRequest } from '../../src/modules/stun/portmap/mapping.js';
 import { natpmpExternalAddress, natpmpMap, natpmpUnmap } from '../../src/modules/stun/portmap/natpmp.js';
 import { pcpExternalAddress, pcpMap, pcpUnmap } from '../../src/modules/stun/portmap/pcp.js';
 import {
@@ -25,17 +24,7 @@ export type Call =
   | { op: 'natpmpUnmap'; protocol: Protocol; internalPort: number }
   | { op: 'pcpAddress' }
   | { op: 'pcpMap'; protocol: Protocol; internalPort: number; externalPort: number; lifetimeSec: number; nonce: string }
-  | { op: 'pcpUnmap'; protocol: Protocol; internalPort: number; nonce: string }
-  /** A PortMapping kept until it has renewed `renewals` times or reported `changes` states; then stopped. */
-  | {
-      op: 'keep';
-      method: PortMapMethod;
-      req: PortMappingRequest;
-      until: { renewals?: number; changes?: number };
-      retryMinMs?: number;
-    };
-
-export type KeepEvent = { t: 'change' | 'renew'; state: Record<string, unknown> };
+  | { op: 'pcpUnmap'; protocol: Protocol; internalPort: number; nonce: string };
 
 async function perform(c: Call): Promise<unknown> {
   switch (c.op) {
@@ -65,54 +54,21 @@ async function perform(c: Call): Promise<unknown> {
     case 'pcpUnmap':
       await pcpUnmap({ ...c, nonce: Buffer.from(c.nonce, 'hex') });
       return { deleted: true };
-    case 'keep':
-      return keep(c);
   }
 }
 
-async function keep(c: Extract<Call, { op: 'keep' }>): Promise<{ events: KeepEvent[] }> {
-  const events: KeepEvent[] = [];
-  let renewals = 0;
-  let changes = 0;
-  let done: () => void = () => {};
-  const finished = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const check = () => {
-    if (
-      (c.until.renewals !== undefined && renewals >= c.until.renewals) ||
-      (c.until.changes !== undefined && changes >= c.until.changes)
-    ) {
-      done();
-    }
-  };
-  const mapping = new PortMapping(
-    c.method,
-    c.req,
-    {
-      onChange: (state) => {
-        events.push({ t: 'change', state: { ...state } });
-        changes++;
-        check();
-      },
-      onRenew: (state) => {
-        events.push({ t: 'renew', state: { ...state } });
-        renewals++;
-        check();
-      },
-    },
-    { retryMinMs: c.retryMinMs ?? 200, retryMaxMs: 1000 },
-  );
-  mapping.start();
-  await finished;
-  await mapping.stop();
-  return { events };
+/** One call's outcome: its result, or its coded failure. */
+async function outcome(call: Call): Promise<unknown> {
+  try {
+    return { ok: await perform(call) };
+  } catch (err) {
+    if (!(err instanceof PortMapError)) throw err;
+    return { error: { code: err.code, params: err.params, text: err.message } };
+  }
 }
 
-const call = JSON.parse(process.argv[2] ?? '{}') as Call;
-try {
-  process.stdout.write(JSON.stringify({ ok: await perform(call) }));
-} catch (err) {
-  if (!(err instanceof PortMapError)) throw err;
-  process.stdout.write(JSON.stringify({ error: { code: err.code, params: err.params, text: err.message } }));
-}
+// One call, or a list run in order (one process start for several steps).
+const arg = JSON.parse(process.argv[2] ?? '{}') as Call | Call[];
+const out = [];
+for (const c of Array.isArray(arg) ? arg : [arg]) out.push(await outcome(c));
+process.stdout.write(JSON.stringify(Array.isArray(arg) ? out : out[0]));

@@ -5,9 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agent, startAgent } from '../natlab/agentClient.js';
 import { createLab, type Lab, type UpnpLease } from '../natlab/lab.js';
-import { pause, waitFor } from '../wait.js';
-import { inHome, okInHome } from './helpers.js';
-import type { KeepEvent } from './run.js';
+import { inHome, keepInHome, okInHome, okInHomeAll } from './helpers.js';
 
 let lab: Lab;
 let home: Agent;
@@ -52,18 +50,12 @@ describe('UPnP IGD against miniupnpd', () => {
     await home.tcpServe(8080, 'hello over tcp');
     await home.udpOpen(8081);
     // One found by search, one at the address the user gave, one at the description URL.
-    const tcp = await okInHome<{ externalAddress: string; leaseSec: number }>(lab, {
-      op: 'upnpAdd',
-      mapping: mapping('tcp', 18080, 8080),
-    });
+    const [tcp] = await okInHomeAll(lab, [
+      { op: 'upnpAdd', mapping: mapping('tcp', 18080, 8080) },
+      { op: 'upnpAdd', gateway: lab.routerLanIp, mapping: mapping('udp', 18081, 8081) },
+      { op: 'upnpAdd', gateway: LOCATION, localAddress: lab.homeIp, mapping: mapping('udp', 18082, 8081) },
+    ]);
     expect(tcp).toMatchObject({ externalAddress: lab.wanIp, leaseSec: 3600 });
-    await okInHome(lab, { op: 'upnpAdd', gateway: lab.routerLanIp, mapping: mapping('udp', 18081, 8081) });
-    await okInHome(lab, {
-      op: 'upnpAdd',
-      gateway: LOCATION,
-      localAddress: lab.homeIp,
-      mapping: mapping('udp', 18082, 8081),
-    });
 
     const leases = await lab.upnpMappings();
     expect(leaseOf(leases, 'tcp', 18080)).toMatchObject({ internalClient: lab.homeIp, internalPort: 8080 });
@@ -80,13 +72,11 @@ describe('UPnP IGD against miniupnpd', () => {
       reply: { from: `${wan}:18081`, text: 'pong probe-upnp' },
     });
 
-    for (const [protocol, externalPort] of [
-      ['tcp', 18080],
-      ['udp', 18081],
-      ['udp', 18082],
-    ] as const) {
-      await okInHome(lab, { op: 'upnpDelete', protocol, externalPort });
-    }
+    await okInHomeAll(lab, [
+      { op: 'upnpDelete', protocol: 'tcp', externalPort: 18080 },
+      { op: 'upnpDelete', protocol: 'udp', externalPort: 18081 },
+      { op: 'upnpDelete', protocol: 'udp', externalPort: 18082 },
+    ]);
     expect(await lab.upnpMappings()).toEqual([]);
     expect(await pub.tcpQuery({ address: wan, port: 18080 }, { address: lab.publicIps[0], port: 0 })).toEqual({
       error: 'ECONNREFUSED',
@@ -109,65 +99,62 @@ describe('UPnP IGD against miniupnpd', () => {
   });
 
   it('PortMapping renews a short lease so the mapping outlives it, and deletes it at stop', async () => {
-    const samples: Array<UpnpLease | undefined> = [];
-    const run = inHomeKeep({ renewals: 3 }, 18100, 2);
-    // Sample miniupnpd's state while the mapping is kept (each renewal moves the expiry on).
-    let finished = false;
-    const sampled = (async () => {
-      await waitFor(async () => leaseOf(await lab.upnpMappings(), 'udp', 18100), {
-        timeout: 10_000,
-        what: 'mapping made',
-      });
-      while (!finished) {
-        samples.push(leaseOf(await lab.upnpMappings(), 'udp', 18100));
-        await pause(100);
-      }
-    })();
-    const { events } = await run.finally(() => {
-      finished = true;
+    const kept = keepInHome(lab, 'upnp', keepReq('udp', 18100, 2));
+    const first = await kept.next((e) => e.t === 'change', 'the mapping');
+    expect(first).toEqual({
+      t: 'change',
+      state: { ok: true, externalAddress: lab.wanIp, externalPort: 18100, method: 'upnp' },
     });
-    await sampled;
-    expect(events.filter((e) => e.t === 'renew')).toHaveLength(3);
-    expect(events.filter((e) => e.t === 'change').map((e) => e.state)).toEqual([
-      { ok: true, externalAddress: lab.wanIp, externalPort: 18100, method: 'upnp' },
-    ]);
-    // Present in every sample until stop deleted it (no gap), and held well past its 2 s lease.
-    const firstGap = samples.indexOf(undefined);
-    const lastPresent = samples.findLastIndex((s) => s !== undefined);
-    expect(firstGap === -1 || firstGap > lastPresent).toBe(true);
-    const present = samples.filter((s) => s !== undefined) as UpnpLease[];
-    const expiries = new Set(present.map((s) => s.expiresAt));
-    expect(expiries.size).toBeGreaterThanOrEqual(3);
-    expect(Math.max(...expiries) - Math.min(...expiries)).toBeGreaterThanOrEqual(2);
+    let expiry = (leaseOf(await lab.upnpMappings(), 'udp', 18100) as UpnpLease).expiresAt;
+    expect(expiry - Date.now() / 1000).toBeLessThanOrEqual(2); // the 2 s lease asked for
+    // Each renewal (every second) moves miniupnpd's expiry on; after three the mapping has lived
+    // past the lease it was made with.
+    for (let n = 1; n <= 3; n++) {
+      await kept.next(() => kept.events.filter((e) => e.t === 'renew').length >= n, `renewal ${n}`);
+      const lease = leaseOf(await lab.upnpMappings(), 'udp', 18100);
+      expect(lease?.expiresAt).toBeGreaterThan(expiry);
+      expiry = lease?.expiresAt ?? 0;
+    }
+    const events = await kept.stop();
+    expect(events.filter((e) => e.t === 'change')).toEqual([first]);
+    expect(events.at(-1)).toEqual({ t: 'stopped' });
     expect(leaseOf(await lab.upnpMappings(), 'udp', 18100)).toBeUndefined();
   });
 
   it('PortMapping reports the new public address after a redial', async () => {
     const before = lab.wanIp;
-    const run = inHomeKeep({ changes: 2 }, 18110, 2);
-    await waitFor(async () => leaseOf(await lab.upnpMappings(), 'udp', 18110), {
-      timeout: 10_000,
-      what: 'mapping made',
-    });
+    const kept = keepInHome(lab, 'upnp', keepReq('udp', 18110, 2));
+    await kept.next((e) => e.t === 'change', 'the mapping');
     const after = await lab.redial();
-    const { events } = await run;
-    expect(events.filter((e) => e.t === 'change').map((e) => e.state.externalAddress)).toEqual([before, after]);
+    await kept.next((e) => e.t === 'change' && e.state.externalAddress === after, 'the new address');
+    const events = await kept.stop();
+    expect(events.flatMap((e) => (e.t === 'change' ? [[e.state.ok, e.state.externalAddress]] : []))).toEqual([
+      [true, before],
+      [true, after],
+    ]);
     expect(leaseOf(await lab.upnpMappings(), 'udp', 18110)).toBeUndefined();
+  });
+
+  it("PortMapping 'auto' on a UPnP-only router: PCP gets port-unreachable, UPnP maps", async () => {
+    await lab.stopMiniupnpd();
+    expect(await lab.upnpMappings()).toEqual([]);
+    await lab.startMiniupnpd({ natpmp: false });
+    const kept = keepInHome(lab, 'auto', keepReq('tcp', 19400, 600));
+    expect(await kept.next((e) => e.t === 'change', 'the mapping')).toEqual({
+      t: 'change',
+      state: { ok: true, method: 'upnp', externalAddress: lab.wanIp, externalPort: 19400 },
+    });
+    expect(leaseOf(await lab.upnpMappings(), 'tcp', 19400)).toMatchObject({ internalPort: 9000 });
+    await kept.stop();
+    expect(await lab.upnpMappings()).toEqual([]);
   });
 });
 
-function inHomeKeep(until: { renewals?: number; changes?: number }, externalPort: number, leaseSec: number) {
-  return okInHome<{ events: KeepEvent[] }>(lab, {
-    op: 'keep',
-    method: 'upnp',
-    req: {
-      protocol: 'udp',
-      internalAddress: lab.homeIp,
-      internalPort: 9000,
-      externalPort,
-      leaseSec,
-      description: 'lucky keep',
-    },
-    until,
-  });
-}
+const keepReq = (protocol: 'tcp' | 'udp', externalPort: number, leaseSec: number) => ({
+  protocol,
+  internalAddress: lab.homeIp,
+  internalPort: 9000,
+  externalPort,
+  leaseSec,
+  description: 'lucky keep',
+});
