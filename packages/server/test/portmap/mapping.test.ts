@@ -2,7 +2,7 @@
 // test's hand (the injected setTimeout records each wait; the test fires them): renewal at half
 // the granted lifetime, a changed port reported once, back-off after failures, the delete at stop
 // (bounded when the gateway is silent), one nonce for a PCP mapping's life, and 'auto' falling
-// back from PCP to NAT-PMP on "unsupported version".
+// back from PCP to NAT-PMP on "unsupported version" or silence, but not on a refusal.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PortMapping, type PortMappingOptions, type PortMappingState } from '../../src/modules/stun/portmap/mapping.js';
 import { waitFor } from '../wait.js';
@@ -209,6 +209,14 @@ describe('PortMapping', () => {
     timers.fire();
     await waitFor(() => renewals.length === 1);
     expect(g.requests.filter((r) => r[0] === 2).length).toBe(pcpRequests);
+  });
+
+  it("'auto' asks NAT-PMP when PCP goes unanswered", async () => {
+    const g = await gateway({ natpmp: 'ok', pcp: 'silent', externalPort: 22000, lifetime: 40 });
+    const { changes } = start('auto', g);
+    await waitFor(() => changes.length === 1);
+    expect(changes[0]).toMatchObject({ ok: true, method: 'natpmp', externalPort: 22000 });
+    expect(g.requests.filter((r) => r[0] === 2)).toHaveLength(2); // udpMaxTries
   });
 
   it("'auto' takes a real refusal as the answer instead of trying the next method", async () => {

@@ -135,17 +135,23 @@ describe('UPnP IGD against miniupnpd', () => {
     expect(leaseOf(await lab.upnpMappings(), 'udp', 18110)).toBeUndefined();
   });
 
-  it("PortMapping 'auto' on a UPnP-only router: PCP gets port-unreachable, UPnP maps", async () => {
+  it("on a UPnP-only router 'auto' (PCP, NAT-PMP) is told port-unreachable, and 'upnp' maps", async () => {
     await lab.stopMiniupnpd();
     expect(await lab.upnpMappings()).toEqual([]);
     await lab.startMiniupnpd({ natpmp: false });
-    const kept = keepInHome(lab, 'auto', keepReq('tcp', 19400, 600));
-    expect(await kept.next((e) => e.t === 'change', 'the mapping')).toEqual({
+    const auto = keepInHome(lab, 'auto', keepReq('tcp', 19400, 600));
+    expect(await auto.next((e) => e.t === 'change', 'a result')).toMatchObject({
+      t: 'change',
+      state: { ok: false, method: 'pcp', code: 'unreachable', params: { detail: 'ECONNREFUSED' } },
+    });
+    await auto.stop();
+    const upnp = keepInHome(lab, 'upnp', keepReq('tcp', 19400, 600));
+    expect(await upnp.next((e) => e.t === 'change', 'the mapping')).toEqual({
       t: 'change',
       state: { ok: true, method: 'upnp', externalAddress: lab.wanIp, externalPort: 19400 },
     });
     expect(leaseOf(await lab.upnpMappings(), 'tcp', 19400)).toMatchObject({ internalPort: 9000 });
-    await kept.stop();
+    await upnp.stop();
     expect(await lab.upnpMappings()).toEqual([]);
   });
 });

@@ -2,11 +2,12 @@
 // made again with back-off after a failure, deleted at stop. Each change of what holds (mapped at
 // which public address and port, or failing for which reason) is reported once through onChange.
 //
-// 'auto' asks PCP first; a gateway that answers "unsupported version" is asked with NAT-PMP
-// (RFC 6887 §9), and one that answers neither (time-out, port unreachable) with UPnP IGD. While
-// probing, PCP and NAT-PMP get a short retransmission cap so that a UPnP-only router is reached
-// in seconds, not after RFC 6886's two minutes. The method that worked is kept for renewals; after
-// it fails the next attempt probes again.
+// 'auto' asks PCP first and falls back to NAT-PMP (RFC 6887 §9) when the gateway answers
+// "unsupported version" — or does not answer PCP at all, as some NAT-PMP-only servers drop
+// version-2 requests. While probing, PCP gets a short retransmission cap so that the fall-back
+// takes seconds, not RFC 6886's two minutes. The method that worked is kept for renewals; after it
+// fails the next attempt probes again. UPnP IGD is never tried by 'auto' (the STUN rule has its
+// own UPnP switch, and two PortMappings holding one mapping would delete each other's).
 import { asPortMapError, type PortMapMethodName } from './errors.js';
 import { type MapProtocol, natpmpExternalAddress, natpmpMap, natpmpUnmap } from './natpmp.js';
 import { newPcpNonce, pcpMap, pcpUnmap } from './pcp.js';
@@ -228,7 +229,7 @@ export class PortMapping {
     return { localAddress: this.req.localAddress, timeoutMs: this.opts.httpTimeoutMs, signal };
   }
 
-  /** Makes or renews the mapping with the configured method ('auto': the order above). */
+  /** Makes or renews the mapping with the configured method ('auto': as above). */
   private async map(signal: AbortSignal): Promise<Held> {
     const fixed = this.fixedMethod();
     if (fixed) return this.mapWith(fixed, signal, this.opts.udpMaxTries);
@@ -241,25 +242,20 @@ export class PortMapping {
         throw err;
       }
     }
-    // Probing: PCP and NAT-PMP get at most AUTO_PROBE_TRIES requests (3.75 s) before the next method.
+    // Probing: PCP gets at most AUTO_PROBE_TRIES requests (3.75 s) before NAT-PMP is asked.
     const probeTries = Math.min(this.opts.udpMaxTries ?? AUTO_PROBE_TRIES, AUTO_PROBE_TRIES);
-    let method: PortMapMethodName | undefined = 'pcp';
-    for (;;) {
-      try {
-        const held = await this.mapWith(method, signal, probeTries);
-        this.preferred = method;
-        return held;
-      } catch (err) {
-        const e = asPortMapError(err, method, this.req.gateway ?? '');
-        const silent = e.code === 'timeout' || e.code === 'unreachable';
-        // PCP refused for its version: NAT-PMP (RFC 6887 §9). PCP / NAT-PMP not answered: UPnP.
-        // Any other refusal (conflict, not authorised …) is the gateway's answer.
-        if (method === 'pcp' && e.code === 'unsupportedVersion') method = 'natpmp';
-        else if ((method === 'pcp' || method === 'natpmp') && (silent || e.code === 'unsupportedVersion'))
-          method = 'upnp';
-        else throw e;
-      }
+    try {
+      const held = await this.mapWith('pcp', signal, probeTries);
+      this.preferred = 'pcp';
+      return held;
+    } catch (err) {
+      const e = asPortMapError(err, 'pcp', this.req.gateway ?? '');
+      // Any other answer (a refusal, port unreachable …) is the gateway's word on both protocols.
+      if (e.code !== 'unsupportedVersion' && e.code !== 'timeout') throw e;
     }
+    const held = await this.mapWith('natpmp', signal, this.opts.udpMaxTries);
+    this.preferred = 'natpmp';
+    return held;
   }
 
   private async mapWith(method: PortMapMethodName, signal: AbortSignal, maxTries: number | undefined): Promise<Held> {
