@@ -4,10 +4,15 @@
 //
 // Datagram sockets opened with udpOpen answer every datagram that starts with "probe" with
 // "pong <payload>", so a peer outside learns that its datagram got in.
-import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
+import {
+  bindingResult,
+  decodeBindingResponse,
+  encodeBindingRequest,
+  looksLikeStun,
+} from '../../src/modules/stun/protocol/message.js';
 
 export interface Endpoint {
   address: string;
@@ -177,41 +182,32 @@ const commands: Record<string, (a: Record<string, unknown>) => Promise<unknown>>
   },
 
   /**
-   * One STUN Binding request (RFC 8489) from an udpOpen socket: the mapped address coturn saw and
-   * whether it named an alternate address (RFC 5780 OTHER-ADDRESS: it runs on two addresses).
+   * One STUN Binding request (the product's codec) from an udpOpen socket: the mapped address the
+   * server saw and whether it named an alternate address (RFC 5780 OTHER-ADDRESS).
    */
   async stun(a) {
     const s = objects.get(Number(a.sock)) as dgram.Socket;
     const to = a.to as Endpoint;
-    const tid = randomBytes(12);
-    const req = Buffer.concat([Buffer.from([0, 1, 0, 0, 0x21, 0x12, 0xa4, 0x42]), tid]);
+    const { transactionId, bytes } = encodeBindingRequest();
     return new Promise((resolve, reject) => {
       const onMessage = (msg: Buffer) => {
-        if (msg.length < 20 || !msg.subarray(8, 20).equals(tid)) return;
+        if (!looksLikeStun(msg)) return;
         clearTimeout(timer);
         s.off('message', onMessage);
-        let mapped = '';
-        let other = false;
-        for (let off = 20; off + 4 <= msg.length; ) {
-          const type = msg.readUInt16BE(off);
-          const len = msg.readUInt16BE(off + 2);
-          const v = msg.subarray(off + 4, off + 4 + len);
-          if (type === 0x0020 && v.length >= 8 && v[1] === 1) {
-            const port = v.readUInt16BE(2) ^ 0x2112;
-            const addr = [...v.subarray(4, 8)].map((b, i) => b ^ [0x21, 0x12, 0xa4, 0x42][i]).join('.');
-            mapped = `${addr}:${port}`;
-          }
-          if (type === 0x802c) other = true;
-          off += 4 + Math.ceil(len / 4) * 4;
+        try {
+          const answer = decodeBindingResponse(msg, transactionId);
+          const mapped = bindingResult(answer);
+          resolve({ mapped: `${mapped.address}:${mapped.port}`, other: answer.otherAddress !== undefined });
+        } catch (err) {
+          reject(err);
         }
-        resolve({ mapped, other });
       };
       const timer = setTimeout(() => {
         s.off('message', onMessage);
         reject(new Error(`no STUN answer from ${show(to)}`));
       }, 3000);
       s.on('message', onMessage);
-      s.send(req, to.port, to.address);
+      s.send(bytes, to.port, to.address);
     });
   },
 

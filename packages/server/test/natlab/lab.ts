@@ -15,6 +15,7 @@ import { type ChildProcess, execFileSync, type SpawnOptions, spawn as spawnChild
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { type CoturnPeer, startCoturn } from '../stun-peers.js';
 import { waitFor } from '../wait.js';
 import { flushConeMaps, type NatMode, natRuleset } from './natRules.js';
 
@@ -268,6 +269,7 @@ class NatLab implements Lab {
   private portRange: number | undefined;
   private redials = 0;
   private miniupnpd: ChildProcess | undefined;
+  private coturn: CoturnPeer | undefined;
   private upnpChains = false;
   private destroyed: Promise<void> | undefined;
   private readonly onExit = () => teardownSync(this.n, this.children);
@@ -396,35 +398,8 @@ class NatLab implements Lab {
   }
 
   async startCoturn(): Promise<void> {
-    const log = `${this.n.dir}/coturn.log`;
-    const out = openSync(log, 'a');
-    const child = this.spawn(
-      this.pub,
-      'turnserver',
-      [
-        '-n',
-        ...PUBLIC_IPS.map((a) => `--listening-ip=${a}`),
-        '--listening-port=3478',
-        '--stun-only',
-        '--no-cli',
-        '--no-tls',
-        '--no-dtls',
-        '--log-file=stdout',
-        '--simple-log',
-        `--userdb=${this.n.dir}/turndb`,
-        `--pidfile=${this.n.dir}/turnserver.pid`,
-      ],
-      { stdio: ['ignore', out, out] },
-    );
-    closeSync(out);
-    const [a, b] = PUBLIC_IPS.map((x) => x.replaceAll('.', '\\.'));
-    await this.listening(
-      this.pub,
-      child,
-      [new RegExp(`udp.*${a}:3478`), new RegExp(`udp.*${b}:3479`), new RegExp(`tcp.*${b}:3479`)],
-      log,
-      'coturn',
-    );
+    if (this.coturn) return;
+    this.coturn = await startCoturn({ addresses: [...PUBLIC_IPS], port: 3478, netns: this.pub });
   }
 
   /** miniupnpd-iptables drives the legacy iptables back end: its chains, as iptables_init.sh makes them. */
@@ -530,7 +505,7 @@ class NatLab implements Lab {
 
   destroy(): Promise<void> {
     this.destroyed ??= (async () => {
-      await Promise.all([...this.children].map((c) => stopChild(c)));
+      await Promise.all([...[...this.children].map((c) => stopChild(c)), this.coturn?.stop()]);
       teardownSync(this.n, this.children);
       process.off('exit', this.onExit);
     })();

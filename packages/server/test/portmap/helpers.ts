@@ -1,9 +1,26 @@
 // Running the port-mapping clients inside the lab's home namespace (run.ts through runInNs).
 import { createInterface } from 'node:readline';
 import type { PortMapMethod, PortMappingRequest, PortMappingState } from '../../src/modules/stun/portmap/mapping.js';
-import type { Lab } from '../natlab/lab.js';
-import { nodeCommand, runInNs } from '../natlab/lab.js';
+import { type Agent, startAgent } from '../natlab/agentClient.js';
+import { createLab, type Lab, nodeCommand, runInNs, type UpnpLease } from '../natlab/lab.js';
 import type { Call } from './run.js';
+
+/** A lab with miniupnpd on its router and agents in home and public. */
+export async function labWithMiniupnpd(): Promise<{ lab: Lab; home: Agent; pub: Agent }> {
+  const lab = await createLab();
+  try {
+    await lab.startMiniupnpd();
+    const [home, pub] = await Promise.all([startAgent(lab, lab.home), startAgent(lab, lab.pub)]);
+    return { lab, home, pub };
+  } catch (err) {
+    await lab.destroy();
+    throw err;
+  }
+}
+
+/** miniupnpd's mapping of an external port, if it holds one. */
+export const leaseOf = (leases: UpnpLease[], protocol: string, externalPort: number) =>
+  leases.find((l) => l.protocol === protocol && l.externalPort === externalPort);
 
 const RUN = new URL('./run.ts', import.meta.url).pathname;
 const KEEP = new URL('./keep.ts', import.meta.url).pathname;

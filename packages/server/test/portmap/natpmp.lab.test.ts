@@ -3,25 +3,20 @@
 // namespace, its delete; and PortMapping 'auto', which takes PCP from a gateway that speaks it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, startAgent } from '../natlab/agentClient.js';
-import { createLab, type Lab, type UpnpLease } from '../natlab/lab.js';
-import { inHome, keepInHome, okInHomeAll } from './helpers.js';
+import type { Agent } from '../natlab/agentClient.js';
+import type { Lab } from '../natlab/lab.js';
+import { inHome, keepInHome, labWithMiniupnpd, leaseOf, okInHomeAll } from './helpers.js';
 
 let lab: Lab;
 let home: Agent;
 let pub: Agent;
 
 beforeAll(async () => {
-  lab = await createLab();
-  await lab.startMiniupnpd();
-  [home, pub] = await Promise.all([startAgent(lab, lab.home), startAgent(lab, lab.pub)]);
+  ({ lab, home, pub } = await labWithMiniupnpd());
 });
 afterAll(async () => {
   await lab?.destroy();
 });
-
-const leaseOf = (leases: UpnpLease[], protocol: string, externalPort: number) =>
-  leases.find((l) => l.protocol === protocol && l.externalPort === externalPort);
 
 type Mapped = { externalPort: number; externalAddress?: string; lifetimeSec: number };
 

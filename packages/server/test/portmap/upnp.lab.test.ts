@@ -3,18 +3,16 @@
 // the public namespace), renewal with a short lease, a redial seen on renewal, DeletePortMapping,
 // and secure_mode's refusal as the coded 718 error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, startAgent } from '../natlab/agentClient.js';
-import { createLab, type Lab, type UpnpLease } from '../natlab/lab.js';
-import { inHome, keepInHome, okInHome, okInHomeAll } from './helpers.js';
+import type { Agent } from '../natlab/agentClient.js';
+import type { Lab, UpnpLease } from '../natlab/lab.js';
+import { inHome, keepInHome, labWithMiniupnpd, leaseOf, okInHome, okInHomeAll } from './helpers.js';
 
 let lab: Lab;
 let home: Agent;
 let pub: Agent;
 
 beforeAll(async () => {
-  lab = await createLab();
-  await lab.startMiniupnpd();
-  [home, pub] = await Promise.all([startAgent(lab, lab.home), startAgent(lab, lab.pub)]);
+  ({ lab, home, pub } = await labWithMiniupnpd());
 });
 afterAll(async () => {
   await lab?.destroy();
@@ -29,8 +27,6 @@ const mapping = (protocol: 'tcp' | 'udp', externalPort: number, internalPort: nu
   description: `lucky test ${protocol} ${externalPort}`,
   leaseSec,
 });
-const leaseOf = (leases: UpnpLease[], protocol: string, externalPort: number) =>
-  leases.find((l) => l.protocol === protocol && l.externalPort === externalPort);
 
 describe('UPnP IGD against miniupnpd', () => {
   it('discovers the gateway from the home address, with its external address', async () => {

@@ -4,17 +4,12 @@
 // `unsupportedVersion`, on which 'auto' falls back to NAT-PMP.
 import { randomBytes, randomInt } from 'node:crypto';
 import net from 'node:net';
-import { type GatewayOptions, type MapProtocol, resolveGateway } from './natpmp.js';
+import { type GatewayOptions, type MapProtocol, type NatPmpMapping, resolveGateway } from './natpmp.js';
 import { NATPMP_PORT, resultError, udpExchange, type Verdict } from './udpExchange.js';
 
-export interface PcpMapping {
-  protocol: MapProtocol;
-  internalPort: number;
-  externalPort: number;
+/** A NAT-PMP mapping's fields, and the external address PCP names in the same answer. */
+export interface PcpMapping extends NatPmpMapping {
   externalAddress: string;
-  lifetimeSec: number;
-  epoch: number;
-  gateway: string;
 }
 
 const VERSION = 2;
