@@ -194,7 +194,7 @@ describe('STUN in the NAT lab (full-cone router)', () => {
     expect(fresh).not.toBe(before);
     const m = await mappingWhere(tcpKey, 'tcp', (x) => x.publicAddress === `${fresh}:40100`);
     expect(m.changes).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => (await query(pdns.dnsPort, 'stun.home.test')).includes(fresh), {
+    await waitFor(async () => (await query(pdns.dnsPort, 'stun.home.test', 'A', lab.mgmt.hostIp)).includes(fresh), {
       timeout: 15_000,
       what: 'the DDNS record following the new address',
     });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Coded, LogEntryView } from '../contract/coded.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import { isHttpUrl, isIpv4, isTargetAddress } from '../net.js';
-import { ddnsWebhookSchema } from './ddns.js';
+import { type WebhookCallView, type WebhookTestResponse, webhookSchemas } from '../contract/webhook.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
 
 export const STUN_LIMITS = {
@@ -121,8 +121,9 @@ const gateway = z
   .refine((s) => s === '' || isIpv4(s) || isHttpUrl(s), 'gatewayInvalid')
   .default('');
 
-/** The webhook: the same fields, template and test button as DDNS webhooks. */
-const webhook = ddnsWebhookSchema.prefault({});
+/** The webhook: the same fields, template, test button and history as DDNS webhooks (core). */
+export const stunWebhook = webhookSchemas();
+const webhook = stunWebhook.schema.prefault({});
 
 const settingsShape = {
   /** The module switch (run by the supervisor); off by default: a rule opens a port to the internet. */
@@ -241,7 +242,7 @@ export const stunSettingsPatchSchema = z.object({
   keepAliveUrl: settingsShape.keepAliveUrl.unwrap().optional(),
   heartbeatSec: settingsShape.heartbeatSec.unwrap().optional(),
   retrySec: settingsShape.retrySec.unwrap().optional(),
-  webhook: ddnsWebhookSchema.optional(),
+  webhook: stunWebhook.schema.optional(),
 });
 
 /** The config slice; `{}` parses to the module switched off with no rules. */
@@ -297,11 +298,8 @@ export const stunNatTypeBodySchema = z.object({
 });
 export type StunNatTypeBody = z.input<typeof stunNatTypeBodySchema>;
 
-/** POST /api/stun/webhook/test: the webhook as the dialog holds it, and its rule ('' = global). */
-export const stunWebhookTestBodySchema = z.object({
-  webhook: ddnsWebhookSchema,
-  rule: z.string().max(32).default(''),
-});
+/** POST /api/stun/webhook/test: the webhook as the dialog holds it, and its rule's key ('' = the global webhook). */
+export const stunWebhookTestBodySchema = stunWebhook.testBodySchema;
 
 // ---- words the server writes for the UI --------------------------------------------------------
 
@@ -312,8 +310,6 @@ export const STUN_REASONS = {
   notPenetrated: 'not penetrated: {detail}',
   notObtained: 'not yet obtained',
   webhookCallError: 'webhook call error',
-  webhookOk: 'the call succeeded',
-  answerNotSuccess: 'the answer (HTTP {status}) does not contain a success string',
   allServersFailed: 'no STUN server answered: {detail}',
   serverFailed: '{server}: {detail}',
   nativeHelperMissing: 'TCP needs the native socket helper, which is not built: {detail}',
@@ -451,6 +447,8 @@ export interface StunRuleView extends StunRule {
   natType?: StunNatTypeView;
   /** The last webhook/script/DDNS outcomes. */
   lastNotify?: { at: number; webhook?: Coded; script?: Coded; ddns?: Coded };
+  /** The rule's recent webhook calls, newest first. */
+  webhookHistory: WebhookCallView[];
   /** The newest `logShowLatest` log lines, newest first. */
   lastLogs: LogEntryView[];
 }
@@ -507,13 +505,6 @@ export interface StunDdnsTasksResponse {
   tasks: Array<{ key: string; name: string }>;
 }
 /** POST /api/stun/webhook/test */
-export interface StunWebhookTestResponse {
-  ret: 0;
-  ok: boolean;
-  status?: number;
-  reason: Coded & { text: string };
-  response: string;
-  request: { method: string; url: string; body?: string };
-}
+export type StunWebhookTestResponse = WebhookTestResponse;
 
 export type StunLogEntry = LogEntryView;

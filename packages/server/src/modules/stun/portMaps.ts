@@ -125,7 +125,7 @@ export class PortMaps {
     for (const e of this.entries.filter((x) => x.protocol === protocol && x.externalPort !== port)) {
       this.entries = this.entries.filter((x) => x !== e);
       void e.mapping.stop();
-      const internal = e.mapping.request.internalAddress;
+      const internal = e.mapping.req.internalAddress;
       this.add(protocol, e.method, internal, port);
     }
   }

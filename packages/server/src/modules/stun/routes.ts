@@ -23,6 +23,7 @@ import type { Routes } from '../../core/http/registry.js';
 import { conflict } from '../../core/http/reply.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { restoreWebhook } from '../../core/webhook/secrets.js';
 import { checkChange, refuse } from './checks.js';
 import { MappingError } from './mapping.js';
 import { StunRuntime } from './runtime.js';
@@ -249,8 +250,8 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     body: stunWebhookTestBodySchema,
     handler: async (_req, _reply, input): Promise<StunWebhookTestResponse> => {
       const config = api.config();
-      const stored = input.body.rule ? find(config, input.body.rule).webhook : config.webhook;
-      return running().testWebhook(input.body.webhook, stored);
+      const stored = input.body.key ? find(config, input.body.key).webhook : config.webhook;
+      return running().testWebhook(restoreWebhook(input.body.webhook, stored));
     },
   });
 

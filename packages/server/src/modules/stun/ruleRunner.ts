@@ -14,7 +14,7 @@ import { RuleLog, type RuleLogLevel } from '../../core/logs/ruleLog.js';
 import { type Channel, resolveChannel } from './channel.js';
 import type { MappingHost } from './host.js';
 import { type Endpoint, type Mapping, MappingError, stunReason } from './mapping.js';
-import type { Notifier, NotifyOutcome } from './notify.js';
+import type { NotifyOutcome, StunNotifier } from './notify.js';
 import { pickLocalPort } from './localPort.js';
 import { PortMaps } from './portMaps.js';
 import { TcpMapping } from './tcpMapping.js';
@@ -23,7 +23,7 @@ import { UdpMapping } from './udpMapping.js';
 export interface RunnerShared {
   ctx: ModuleContext;
   settings(): StunSettings;
-  notifier: Notifier;
+  notifier: StunNotifier;
 }
 
 const logOptions = (r: StunRule) => ({ level: r.logLevel as RuleLogLevel, capacity: r.logCapacity, toConsole: false });
@@ -231,6 +231,7 @@ export class RuleRunner implements MappingHost {
           }
         : {}),
       lastLogs: this.log.newest(this.current.logShowLatest),
+      webhookHistory: this.shared.notifier.history.of(this.key),
     };
   }
 

@@ -1,11 +1,11 @@
 import type {
-  DdnsWebhook,
   StunConfig,
   StunNatTypeBody,
   StunNatTypeView,
   StunSettings,
   StunSummary,
   StunWebhookTestResponse,
+  WebhookSettings,
 } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { detectNat } from './natDetect.js';
@@ -114,12 +114,17 @@ export class StunRuntime implements ModuleRuntime<StunConfig> {
     );
   }
 
-  testWebhook(w: DdnsWebhook, stored: DdnsWebhook): Promise<StunWebhookTestResponse> {
-    return this.notifier.test(w, stored);
+  testWebhook(w: WebhookSettings): Promise<StunWebhookTestResponse> {
+    return this.notifier.test(w);
   }
 
   async gateways(localAddress: string): Promise<Array<{ location: string; name: string; externalAddress?: string }>> {
-    return discoverGateways({ ...(localAddress ? { localAddress } : {}), timeoutMs: 3000 });
+    const found = await discoverGateways({ ...(localAddress ? { localAddress } : {}), timeoutMs: 3000 });
+    return found.map((g) => ({
+      location: g.location,
+      name: g.friendlyName || g.address,
+      ...(g.externalAddress ? { externalAddress: g.externalAddress } : {}),
+    }));
   }
 
   ddnsTasks(): Array<{ key: string; name: string }> {
