@@ -8,6 +8,7 @@ export * from './modules/fieldIssue.js';
 export * from './modules/portforward.js';
 export * from './modules/reverseproxy.js';
 export * from './modules/secretText.js';
+export * from './modules/stun.js';
 // new-module: exports above this line
 export * from './modules.js';
 export * from './net.js';

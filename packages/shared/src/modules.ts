@@ -27,6 +27,7 @@ export const BUILT_MODULES = [
   'ddns',
   'portforward',
   'reverseproxy',
+  'stun',
   // new-module: keys above this line
 ] as const satisfies readonly ModuleKey[];
 export type BuiltModule = (typeof BUILT_MODULES)[number];

@@ -4,6 +4,8 @@ import { ddnsModule } from './ddns/index.js';
 import { portforwardModule } from './portforward/index.js';
 import { reverseproxyModule } from './reverseproxy/index.js';
 
+import { stunModule } from './stun/index.js';
+
 // new-module: imports above this line
 
 /**
@@ -16,6 +18,7 @@ const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
   ddns: ddnsModule,
   portforward: portforwardModule,
   reverseproxy: reverseproxyModule,
+  stun: stunModule,
   // new-module: definitions above this line
 };
 

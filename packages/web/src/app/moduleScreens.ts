@@ -17,6 +17,7 @@ export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   ddns: { screen: lazy(() => import('../modules/ddns/DdnsScreen')) },
   portforward: { screen: lazy(() => import('../modules/portforward/PortforwardScreen')) },
   reverseproxy: { screen: lazy(() => import('../modules/reverseproxy/ReverseproxyScreen')) },
+  stun: { screen: lazy(() => import('../modules/stun/StunScreen')) },
   // new-module: screens above this line
 };
 
