@@ -3,6 +3,7 @@
 // API (webhook receivers: http-recorder.ts).
 import http from 'node:http';
 import { expect } from 'vitest';
+import type { ModuleDefinition } from '../src/core/modules/types.js';
 import { createDdnsModule, type DdnsModuleOptions } from '../src/modules/ddns/index.js';
 import { modules } from '../src/modules/index.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -24,9 +25,10 @@ export interface Ddns {
   close(): Promise<void>;
 }
 
-export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> {
+/** `extra`: modules beside THE list (a probe that asks DDNS through its `ctx.actions`). */
+export async function startDdns(options: DdnsModuleOptions = {}, extra: ModuleDefinition[] = []): Promise<Ddns> {
   const s = await startTestServer({
-    modules: modules.map((m) => (m.key === 'ddns' ? createDdnsModule(options) : m)),
+    modules: [...modules.map((m) => (m.key === 'ddns' ? createDdnsModule(options) : m)), ...extra],
   });
   const token = await s.login();
   const call: Ddns['call'] = (method, path, body) => s.call(method, path, { token, body });

@@ -23,7 +23,7 @@ import {
   type WebhookTestResponse,
   webhookSchemas,
 } from '../contract/webhook.js';
-import { isDnsName, isDnsServer, isHostPort, isHttpUrl, isMac } from '../net.js';
+import { isDnsName, isDnsServer, isHostPort, isHttpUrl, isIpv4, isIpv6, isMac } from '../net.js';
 import {
   DDNS_PROVIDER_INFO,
   DDNS_PROVIDERS,
@@ -83,6 +83,7 @@ export const DDNS_MESSAGES = {
   taskNotFound: 'no such task',
   serviceOff: 'the DDNS service is switched off',
   taskDisabled: 'the task is switched off',
+  ipInvalid: 'not an IP address of this family',
   // The request templates' codes (webhooks, and the callback's URL, headers and success strings).
   ...WEBHOOK_MESSAGES,
   ...GENERIC_ISSUE_MESSAGES,
@@ -130,6 +131,7 @@ export const DDNS_REASONS = {
   fromInterface: 'network card {name}',
   fromCommand: 'the command',
   fromOdhcpd: 'the odhcpd lease file',
+  fromModule: 'the {module} module',
   // What a record's status means.
   recordHolds: '{fqdn} already holds {ip}',
   dnsAnswers: '{server} answers {ip}',
@@ -463,6 +465,19 @@ export type DdnsRecordType = (typeof DDNS_RECORD_TYPES)[number];
 
 /** POST /api/ddns/webhook/test: the webhook as the dialog holds it (checked as if switched on), and its task's key. */
 export const ddnsWebhookTestBodySchema = webhook.testBodySchema;
+
+/**
+ * The action `syncNow` other modules invoke (STUN with the public address it just learned): sync
+ * the task with the provider now; the address of the task's family, when given, is used instead of
+ * the task's own IP source for this sync.
+ */
+export const ddnsSyncNowInputSchema = z.object({
+  /** The task's key. */
+  task: z.string().max(32),
+  ipv4: z.string().trim().refine(isIpv4, 'ipInvalid').optional(),
+  ipv6: z.string().trim().refine(isIpv6, 'ipInvalid').optional(),
+});
+export type DdnsSyncNowInput = z.infer<typeof ddnsSyncNowInputSchema>;
 
 /** POST /api/ddns/tasks/:key/sync — `wait=1` answers when the check is done. */
 export const ddnsSyncQuerySchema = z.object({ wait: z.stringbool().default(false) });

@@ -18,7 +18,7 @@ import { callWebhook } from '../../core/webhook/call.js';
 import { callView, type WebhookHistory } from '../../core/webhook/history.js';
 import { CallbackRefused, callbackProvider } from './callback.js';
 import { parseDomains } from './domains.js';
-import { getTaskIp, type IpResult } from './ipSources/index.js';
+import { canonicalIp, getTaskIp, type IpResult } from './ipSources/index.js';
 import { clientOptions, type ProviderEnv, proxyOf, ttlFor } from './providerContext.js';
 import { resolveOnServers } from './resolverCheck.js';
 import { scrubbingLogger, secretsOf } from './secrets.js';
@@ -48,6 +48,8 @@ export interface SyncEnv {
 export interface SyncOptions {
   /** Ask the provider for every record, whatever is known (manual sync, force interval). */
   forced?: boolean;
+  /** The address to use instead of the task's IP source, and the module that gave it (`syncNow`). */
+  address?: { ip: string; module: string };
 }
 
 const IN_STEP = new Set(['ipSame', 'providerSame', 'dnsSame', 'ipUnchanged', 'succeeded']);
@@ -154,14 +156,17 @@ export async function syncTask(
   try {
     refreshDomains(task, state, env.suffixes);
     const family = task.recordType === 'A' ? 4 : 6;
-    const got = await getTaskIp(task.ipSource, family, {
-      http: env.http,
-      timeoutMs: task.httpTimeout * 1000,
-      signal: env.signal,
-      cache: env.ipCache,
-      interfaces: env.interfaces,
-      now: env.now,
-    });
+    const given = opts.address;
+    const got: IpResult = given
+      ? { ok: true, ip: canonicalIp(given.ip), from: given.module }
+      : await getTaskIp(task.ipSource, family, {
+          http: env.http,
+          timeoutMs: task.httpTimeout * 1000,
+          signal: env.signal,
+          cache: env.ipCache,
+          interfaces: env.interfaces,
+          now: env.now,
+        });
     state.lastCheck = env.now();
     if (!got.ok) {
       const repeated = sameReason(state.ipError, got.reason);
@@ -185,7 +190,7 @@ export async function syncTask(
     state.ipError = undefined;
     const ipChanged = got.ip !== state.ip;
     if (ipChanged) {
-      const from = sourceOf(task, got.from);
+      const from = given ? ddnsReason('fromModule', { module: given.module }) : sourceOf(task, got.from);
       const line = state.ip
         ? ddnsLogLine('ipChanged', { ip: got.ip, from, prev: state.ip })
         : ddnsLogLine('ipGot', { ip: got.ip, from });
