@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { Coded, LogEntryView } from '../contract/coded.js';
 import { moduleSwitchShape } from '../contract/switch.js';
-import { isHttpUrl, isIpv4, isTargetAddress } from '../net.js';
 import { type WebhookCallView, type WebhookTestResponse, webhookSchemas } from '../contract/webhook.js';
+import { isHttpUrl, isIpv4, isTargetAddress } from '../net.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
 
 export const STUN_LIMITS = {
