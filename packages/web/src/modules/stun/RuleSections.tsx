@@ -31,15 +31,36 @@ function Summary({ children }: { children: ReactNode }) {
   );
 }
 
+/** What the panel headers say, from the values: a small object, so typing elsewhere re-renders nothing here. */
+function headerFacts(v: RuleFormValues) {
+  const all = { ...DEFAULTS, ...v };
+  return {
+    channelMode: all.channelMode,
+    channelIp: all.channelIp,
+    channelInterface: all.channelInterface,
+    upnp: all.upnp,
+    natpmp: all.natpmp,
+    natpmpMethod: all.natpmpMethod,
+    script: (all.script ?? '').trim() !== '',
+    webhook: Boolean(all.webhook?.enabled),
+    ddnsTask: Boolean(all.ddnsTask),
+    servers: (all.stunServers ?? []).filter((s) => s.trim() !== '').length,
+    heartbeatSec: all.heartbeatSec,
+    maxConnections: all.maxConnections,
+    udp: hasProtocol(all, 'udp'),
+    logLevel: all.logLevel ?? DEFAULTS.logLevel,
+    logCapacity: all.logCapacity ?? DEFAULTS.logCapacity,
+  };
+}
+
 export function RuleSections({ open, onOpenChange, globals, webhookTesting, onTestWebhook }: RuleSectionsProps) {
   const { t } = useTranslation();
   const form = Form.useFormInstance<RuleFormValues>();
-  const v = { ...DEFAULTS, ...(Form.useWatch((all: RuleFormValues) => all, form) ?? {}) };
-  const servers = (v.stunServers ?? []).filter((s) => s.trim() !== '').length;
+  const v = Form.useWatch(headerFacts, form) ?? headerFacts(DEFAULTS);
   const maps = [v.upnp ? 'UPnP' : '', v.natpmp ? t(`stun.natpmpMethod_${v.natpmpMethod}`) : ''].filter(Boolean);
   const notify = [
-    v.script.trim() ? t('stun.script') : '',
-    v.webhook?.enabled ? t('stun.webhook') : '',
+    v.script ? t('stun.script') : '',
+    v.webhook ? t('stun.webhook') : '',
     v.ddnsTask ? t('stun.ddnsTask') : '',
   ].filter(Boolean);
 
@@ -73,7 +94,7 @@ export function RuleSections({ open, onOpenChange, globals, webhookTesting, onTe
       label: t('stun.panelStun'),
       extra: (
         <Summary>
-          {servers > 0 ? t('stun.serversCount', { count: servers }) : t('stun.globalServers')}
+          {v.servers > 0 ? t('stun.serversCount', { count: v.servers }) : t('stun.globalServers')}
           {' · '}
           {t('stun.heartbeatSummary', { value: v.heartbeatSec ?? globals?.heartbeatSec ?? '?' })}
         </Summary>
@@ -84,15 +105,14 @@ export function RuleSections({ open, onOpenChange, globals, webhookTesting, onTe
       key: 'limits',
       label: t('stun.panelLimits'),
       extra: <Summary>{t('stun.limitsSummary', { max: v.maxConnections ?? '?' })}</Summary>,
-      children: <LimitsFields udp={hasProtocol(v, 'udp')} />,
+      children: <LimitsFields udp={v.udp} />,
     },
     {
       key: 'log',
       label: t('stun.panelLog'),
       extra: (
         <Summary>
-          {t(levelKey(v.logLevel ?? DEFAULTS.logLevel))} · {v.logCapacity ?? DEFAULTS.logCapacity}{' '}
-          {t('common.unitLines')}
+          {t(levelKey(v.logLevel))} · {v.logCapacity} {t('common.unitLines')}
         </Summary>
       ),
       children: <LogFields />,
