@@ -1,9 +1,12 @@
-// Build only what changed: tsc -b is incremental by itself; the web bundle is
-// rebuilt when any of its sources is newer than dist/index.html.
+// Build only what changed: tsc -b is incremental by itself; the native helper is compiled when
+// missing or older than its source (build-native.mjs; without a C compiler it says what to
+// install and the build goes on); the web bundle is rebuilt when any of its sources is newer
+// than dist/index.html.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildNative } from './build-native.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
@@ -27,6 +30,7 @@ export function buildIfNeeded() {
     'packages/shared',
     'packages/server',
   ]);
+  buildNative();
   const web = path.join(root, 'packages/web');
   const built = path.join(web, 'dist/index.html');
   const sources = Math.max(

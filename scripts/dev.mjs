@@ -3,8 +3,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildNative } from './build-native.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+buildNative(); // the shared-port helper the sources load (core/net/sharedPort.ts)
 const procs = [
   spawn(
     process.execPath,

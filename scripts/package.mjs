@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Builds the self-update package (run after `npm run build`):
 //   release/lucky-console-<version>.tar.gz  →  lucky-console/{release.json, packages/*/dist/**, package.json files}
+// The native helper (packages/server/native/build/sharedport.node, built by scripts/build-native.mjs)
+// goes in as packages/server/dist/native/sharedport.node: the updater replaces dist/ whole, and the
+// loader (core/net/sharedPort.ts) looks there first. It is machine code for this machine's CPU.
 // release.json = { name, version, createdAt, files: { '<path relative to lucky-console/>': '<sha256 hex>' } }.
 // The server's updater (packages/server/src/core/system/release.ts) verifies exactly this layout.
 // Signing: with LUCKY_RELEASE_SIGNING_KEY set (an ed25519 private key in PEM, or the path of a
@@ -26,6 +29,8 @@ const FILES = [
   'packages/shared/package.json',
 ];
 const SKIP = /\.tsbuildinfo$/;
+/** Built outside dist/ (git-ignored), carried inside it: [from, to in the package]. */
+const NATIVE = ['packages/server/native/build/sharedport.node', 'packages/server/dist/native/sharedport.node'];
 
 function fail(msg) {
   console.error(`package: ${msg}`);
@@ -100,13 +105,13 @@ function sha256(file) {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
-function copyFile(rel) {
+function copyFile(rel, to = rel) {
   const src = path.join(root, rel);
-  const dst = path.join(top, rel);
+  const dst = path.join(top, to);
   fs.mkdirSync(path.dirname(dst), { recursive: true });
   fs.copyFileSync(src, dst); // follows symlinks: the package holds regular files only
   fs.chmodSync(dst, 0o644);
-  files[rel.split(path.sep).join('/')] = sha256(dst);
+  files[to.split(path.sep).join('/')] = sha256(dst);
 }
 
 function copyTree(rel) {
@@ -126,6 +131,8 @@ try {
     copyTree(d);
   }
   for (const f of FILES) if (fs.existsSync(path.join(root, f))) copyFile(f);
+  if (fs.existsSync(path.join(root, NATIVE[0]))) copyFile(NATIVE[0], NATIVE[1]);
+  else console.warn(`package: ${NATIVE[0]} is not built (no C compiler?): this package has no STUN over TCP`);
 
   const sorted = Object.fromEntries(
     Object.keys(files)

@@ -2,14 +2,16 @@
 // (CI runs the whole suite on Node 24 and this on Node 22, the oldest one supported). Starts the
 // program on a free port with a fresh config dir, logs in, adds a web service rule in front of a
 // small back end and sends a POST through it (the direct HTTP/1 path and the pooled back-end
-// client both use node's internal parser, the part most likely to differ between releases).
+// client both use node's internal parser, the part most likely to differ between releases), then
+// checks the shared-port helper there: a listener and an outgoing connection on one local port
+// (a net.Socket / net.Server made on the helper's fd, which node's own code then drives).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nodeBin = process.argv[2];
@@ -36,6 +38,36 @@ async function api(port, method, p, body, token) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return res.json();
+}
+
+const SHARED_PORT_CHECK = `
+import net from 'node:net';
+const { connectShared, listenShared, sharedPortSupport } = await import(${JSON.stringify(
+  pathToFileURL(path.join(root, 'packages/server/dist/core/net/sharedPort.js')).href,
+)});
+const support = sharedPortSupport();
+if (!support.ok) throw new Error(support.detail);
+const read = (s) => new Promise((resolve, reject) => {
+  let text = '';
+  s.on('data', (d) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+});
+let seen;
+const peer = net.createServer((s) => { seen = s.remotePort; s.end('out'); });
+await new Promise((r) => peer.listen(0, '127.0.0.1', r));
+const port = await listenShared(net.createServer((s) => s.end('in')), { address: '127.0.0.1', port: 0 });
+const out = await read(await connectShared({ address: '127.0.0.1', port }, '127.0.0.1', peer.address().port));
+const inbound = await read(net.connect(port, '127.0.0.1'));
+if (out !== 'out' || seen !== port || inbound !== 'in') throw new Error(JSON.stringify({ port, seen, out, inbound }));
+process.exit(0);
+`;
+
+function sharedPortCheck() {
+  return new Promise((resolve, reject) => {
+    const c = spawn(nodeBin, ['--input-type=module', '-e', SHARED_PORT_CHECK], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    c.stderr.on('data', (d) => (err += d));
+    c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`shared-port helper: ${err.trim()}`))));
+  });
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lucky-smoke-'));
@@ -108,7 +140,8 @@ try {
   });
   if (answer !== '200 POST /x?y=1 70000') throw new Error(`proxied answer: ${answer}`);
   if (/self-test/.test(output)) throw new Error('the HTTP/1 parser self-test failed on this runtime');
-  console.log(`smoke on ${version}: login, web service rule, proxied POST — ok`);
+  await sharedPortCheck();
+  console.log(`smoke on ${version}: login, web service rule, proxied POST, shared-port helper — ok`);
 } catch (err) {
   failure = err;
 } finally {

@@ -71,9 +71,15 @@ function makeTree(root: string, version: string, deps: Record<string, string> = 
  * Runs scripts/package.mjs on a fake checkout; returns the .tar.gz path. Signed with the test
  * key unless `signWith` is null (unsigned) or another PEM / key file path.
  */
-function buildPackage(version: string, deps: Record<string, string> = DEPS, signWith: string | null = KEY.privatePem) {
+function buildPackage(
+  version: string,
+  deps: Record<string, string> = DEPS,
+  signWith: string | null = KEY.privatePem,
+  extra: (src: string) => void = () => {},
+) {
   const src = join(tmp, `src-${version}-${Math.random().toString(36).slice(2)}`);
   makeTree(src, version, deps);
+  extra(src);
   write(src, 'packages/shared/dist/skip.tsbuildinfo', 'x');
   const out = join(tmp, 'out');
   const env = { ...process.env };
@@ -133,6 +139,19 @@ describe('scripts/package.mjs', () => {
       createHash('sha256').update("console.log('server 2.0.0');\n").digest('hex'),
     );
     expect(Object.keys(manifest.files)).toHaveLength(9);
+  });
+  it('carries the native helper, built outside dist/, inside packages/server/dist/ (which the updater swaps)', () => {
+    const helper = 'not really ELF, only bytes to follow';
+    const pkg = buildPackage('2.0.0', DEPS, KEY.privatePem, (src) =>
+      write(src, 'packages/server/native/build/sharedport.node', helper),
+    );
+    const manifest = JSON.parse(
+      execFileSync('tar', ['-xzOf', pkg, 'lucky-console/release.json'], { encoding: 'utf8' }),
+    );
+    expect(manifest.files['packages/server/dist/native/sharedport.node']).toBe(
+      createHash('sha256').update(helper).digest('hex'),
+    );
+    expect(Object.keys(manifest.files).some((f) => f.includes('native/build'))).toBe(false);
   });
   it('refuses an unbuilt checkout', () => {
     const src = join(tmp, 'unbuilt');

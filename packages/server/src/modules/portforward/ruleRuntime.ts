@@ -3,7 +3,7 @@ import type { CertResolver } from '../../core/certs/resolver.js';
 import type { Logger } from '../../core/logs/logger.js';
 import { RuleLog, type RuleLogLevel } from '../../core/logs/ruleLog.js';
 import { createIpMatcher } from '../../core/net/lan.js';
-import { Occupancy, type Scope, TokenBucket } from './limits.js';
+import { type Scope as LimitScope, Occupancy, TokenBucket } from '../../core/relay/limits.js';
 import { buildRuleTls, type RuleTls } from './ruleTls.js';
 
 /** Module-wide state every proxy shares: the global settings, the global counts, the program log, the certificates. */
@@ -17,6 +17,9 @@ export interface ModuleShared {
 }
 
 export type LogCode = keyof typeof PORTFORWARD_LOG;
+
+/** Port forwarding counts its limits module-wide (`global`) and per rule; a refusal's log code is `<scope>TcpLimit` …. */
+export type Scope = LimitScope<'global' | 'rule'>;
 
 export function moduleScope(): Scope {
   return { name: 'global', occupancy: new Occupancy(), caps: { tcp: 0, udp: 0, perIp: 0 } };

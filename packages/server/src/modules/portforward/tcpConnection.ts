@@ -1,11 +1,11 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { isIp } from '@lucky/shared';
-import type { ProxyStats } from './limits.js';
+import type { ProxyStats } from '../../core/relay/limits.js';
+import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from '../../core/relay/tcpRelay.js';
 import type { RuleRuntime } from './ruleRuntime.js';
 import { hostPort } from './ruleRuntime.js';
 import { serverTlsOptions } from './ruleTls.js';
-import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from './tcpRelay.js';
 
 const TLS_HANDSHAKE_MS = 10_000;
 

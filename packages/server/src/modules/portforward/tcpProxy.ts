@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { CodedText, PortforwardRunState, ProxySpec } from '@lucky/shared';
 import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
-import { admit, ProxyStats } from './limits.js';
+import { admit, ProxyStats } from '../../core/relay/limits.js';
 import { hostPort, type LogCode, type RuleRuntime, unmapped } from './ruleRuntime.js';
 import { type ConnectionOwner, TcpConnection } from './tcpConnection.js';
 

@@ -1,7 +1,7 @@
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIp } from '@lucky/shared';
-import type { TokenBucket } from './limits.js';
+import type { TokenBucket } from '../../core/relay/limits.js';
 import { hostPort, type LogCode } from './ruleRuntime.js';
 import type { UdpProxy } from './udpProxy.js';
 

@@ -1,5 +1,6 @@
-// Speed limits (token buckets) and live connection/session counts for the forwarders.
-import { addressKey } from '../../core/net/connGuard.js';
+// Speed limits (token buckets) and live connection/session counts for the relays of any module
+// (port forwarding now, STUN's built-in forwarding next).
+import { addressKey } from '../net/connGuard.js';
 
 /** Milliseconds from a monotonic clock; injectable for unit tests. */
 export type Clock = () => number;
@@ -61,7 +62,7 @@ export class TokenBucket {
   }
 }
 
-/** Live TCP connections and UDP sessions of one scope (the module, or one rule), also per client address. */
+/** Live TCP connections and UDP sessions of one scope (a module, or one rule), also per client address. */
 export class Occupancy {
   tcp = 0;
   udp = 0;
@@ -91,24 +92,25 @@ export interface Caps {
   perIp: number;
 }
 
-export interface Scope {
-  name: 'global' | 'rule';
+/** A level limits are counted at; the caller names its levels (port forwarding: `global`, `rule`). */
+export interface Scope<N extends string = string> {
+  name: N;
   occupancy: Occupancy;
   caps: Caps;
 }
 
-/** Which limit refused a client: a log code of the module (`ruleTcpLimit` …), with the cap. */
-export type LimitCode = `${Scope['name']}${'Tcp' | 'Udp' | 'PerIp'}Limit`;
+/** Which limit refused a client: a log code the caller's module owns (`ruleTcpLimit` …), with the cap. */
+export type LimitCode<N extends string = string> = `${N}${'Tcp' | 'Udp' | 'PerIp'}Limit`;
 
 /**
- * Admits a new connection or session against every scope (module first, then rule), or says
+ * Admits a new connection or session against every scope (widest first), or says
  * which limit refused it. The returned release function is idempotent.
  */
-export function admit(
+export function admit<N extends string>(
   kind: 'tcp' | 'udp',
   clientIp: string,
-  scopes: readonly Scope[],
-): { ok: true; release: () => void } | { ok: false; code: LimitCode; cap: number } {
+  scopes: readonly Scope<N>[],
+): { ok: true; release: () => void } | { ok: false; code: LimitCode<N>; cap: number } {
   // Per address means per host: an IPv6 client is counted by its /64, which one host can fill.
   const ip = addressKey(clientIp);
   for (const s of scopes) {
