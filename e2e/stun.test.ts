@@ -179,7 +179,7 @@ describe('STUN screen', () => {
     expect((await api('GET', '/api/stun/rules')).list.map((r: { name: string }) => r.name)).toEqual(['other']);
   });
 
-  it('reads well in English and at phone width: list, dialog, settings, NAT type', async () => {
+  it('reads well in English, dark and at phone width: list, dialog, settings, NAT type', async () => {
     const page = await open();
     await page.goto(`${program.base}/#/stun`);
     await page.getByTestId('stun-screen').waitFor();
@@ -213,6 +213,11 @@ describe('STUN screen', () => {
     await page.getByTestId('stun-nat-form').waitFor();
     await shot(page, 'stun-nat-type-1300-en', { fullPage: false });
     await page.locator('.ant-modal-footer').getByRole('button', { name: en.stun.close }).click();
+
+    // The dark theme.
+    await page.getByTestId('theme-switch').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await shot(page, 'stun-list-1300-en-dark');
 
     // Phone width: the card's parts stack, nothing is cut off sideways.
     await page.setViewportSize({ width: 390, height: 844 });
