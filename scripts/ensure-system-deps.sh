@@ -4,5 +4,6 @@
 # network namespace), h2load (nghttp2-client: HTTP/2 load through the web service), HAProxy (a
 # real PROXY protocol sender in front of the web service), the DNS peers (PowerDNS, BIND 9), a
 # C compiler with libc headers for the shared-port helper (scripts/build-native.mjs; STUN over TCP),
-# and coturn (a real STUN server, RFC 5780 capable on two addresses, for the STUN client).
-exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables nghttp2-client haproxy pdns-server pdns-backend-sqlite3 sqlite3 bind9 gcc libc6-dev coturn
+# coturn (a real STUN server, RFC 5780 capable on two addresses, for the STUN client), and the NAT
+# lab's router (test/natlab: nftables and conntrack; miniupnpd-iptables for UPnP IGD / NAT-PMP / PCP).
+exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables nghttp2-client haproxy pdns-server pdns-backend-sqlite3 sqlite3 bind9 gcc libc6-dev coturn nftables conntrack miniupnpd-iptables
