@@ -81,6 +81,11 @@ export const STUN_MESSAGES = {
   webhookUrlRequired: 'the webhook address is required',
   webhookMethodRequired: 'the webhook method is required',
   webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
+  // The rest of the webhook's checks (the DDNS webhook schema): named here so a refusal keeps its code.
+  urlInvalid: 'not an http(s) URL',
+  proxyAddressInvalid: 'the proxy address is host:port',
+  successStringsRequired: 'the success string must not be empty unless the success check is disabled',
+  headerInvalid: 'a header line is Name:Value',
 } as const;
 export type StunIssueCode = keyof typeof STUN_MESSAGES;
 export type StunErrorCode = StunIssueCode | GenericIssueCode;
