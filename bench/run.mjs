@@ -10,6 +10,7 @@ import { benchPortforward } from './portforward.mjs';
 
 buildIfNeeded();
 const all = [...(await benchCore()), ...(await benchPortforward())];
+all.push(...(await (await import('./stun.mjs')).benchStun()));
 all.push(...(await (await import('./ddns.mjs')).benchDdns()));
 all.push(...(await (await import('./reverseproxy.mjs')).benchReverseproxy()));
 all.push(...(await (await import('./instructions.mjs')).benchInstructions()));

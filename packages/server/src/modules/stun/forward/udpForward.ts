@@ -33,6 +33,8 @@ export class UdpForwarder {
   private readonly sessions = new Map<string, Session>();
   private readonly scope: Scope = { name: 'rule', occupancy: new Occupancy(), caps: { tcp: 0, udp: 0, perIp: 0 } };
   private sweep: NodeJS.Timeout | undefined;
+  /** The session of the last datagram (cleared when it closes). */
+  private last: Session | undefined;
 
   constructor(
     private readonly socket: dgram.Socket,
@@ -53,12 +55,13 @@ export class UdpForwarder {
   }
 
   fromClient(msg: Buffer, from: dgram.RemoteInfo): void {
-    const key = `${from.address}:${from.port}`;
-    let s = this.sessions.get(key);
-    if (!s) {
-      const opened = this.open(key, from);
-      if (!opened) return;
-      s = opened;
+    // Datagrams come in bursts from one client: a repeat skips building and hashing the map key.
+    let s = this.last;
+    if (!s || s.client.port !== from.port || s.client.address !== from.address) {
+      const key = `${from.address}:${from.port}`;
+      s = this.sessions.get(key) ?? this.open(key, from);
+      if (!s) return;
+      this.last = s;
     }
     s.lastActive = Date.now();
     this.stats.bytesIn += msg.length;
@@ -123,6 +126,7 @@ export class UdpForwarder {
   private close(s: Session, detail: string): void {
     if (this.sessions.get(s.key) !== s) return;
     this.sessions.delete(s.key);
+    if (this.last === s) this.last = undefined;
     this.stats.sessions = this.sessions.size;
     s.release();
     try {
