@@ -41,7 +41,12 @@ export function which(cmd: string): string | undefined {
 }
 
 /** Asks a DNS server directly (no cache, no system resolver). */
-export async function query(port: number, name: string, type: 'A' | 'AAAA' = 'A', host = '127.0.0.1'): Promise<string[]> {
+export async function query(
+  port: number,
+  name: string,
+  type: 'A' | 'AAAA' = 'A',
+  host = '127.0.0.1',
+): Promise<string[]> {
   const r = new Resolver({ timeout: 1000, tries: 2 });
   r.setServers([`${host}:${port}`]);
   try {

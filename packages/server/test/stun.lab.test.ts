@@ -8,10 +8,16 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StunListResponse, StunMappingView, StunNatTypeResponse, StunRuleInput, StunRuleView } from '@lucky/shared';
+import type {
+  StunListResponse,
+  StunMappingView,
+  StunNatTypeResponse,
+  StunRuleInput,
+  StunRuleView,
+} from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lab, createLab, nodeCommand, runInNs } from './natlab/lab.js';
 import { type PdnsPeer, query, startPdns } from './dns-peers.js';
+import { createLab, type Lab, nodeCommand, runInNs } from './natlab/lab.js';
 import { waitFor } from './wait.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -29,7 +35,7 @@ let base: string;
 let token: string;
 let dir: string;
 let pdns: PdnsPeer;
-let hooks: Array<{ url: string }> = [];
+const hooks: Array<{ url: string }> = [];
 let hookServer: http.Server;
 let hookUrl: string;
 const scriptOut = path.join(os.tmpdir(), `lucky-stun-script-${process.pid}.log`);
@@ -37,7 +43,10 @@ const scriptOut = path.join(os.tmpdir(), `lucky-stun-script-${process.pid}.log`)
 async function call(method: string, p: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const r = await fetch(`${base}${p}`, {
     method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      authorization: `Bearer ${token}`,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: r.status, body: await r.json() };
@@ -53,14 +62,21 @@ async function rule(key: string): Promise<StunRuleView> {
   return (await ok('GET', `/api/stun/rules/${key}`)).rule;
 }
 
-async function mappingWhere(key: string, proto: 'tcp' | 'udp', cond: (m: StunMappingView) => boolean, timeout = WITHIN_A_HEARTBEAT) {
-  return waitFor(
+async function mappingWhere(
+  key: string,
+  proto: 'tcp' | 'udp',
+  cond: (m: StunMappingView) => boolean,
+  timeout = WITHIN_A_HEARTBEAT,
+): Promise<StunMappingView> {
+  const found = await waitFor(
     async () => {
       const m = (await rule(key)).mappings.find((x) => x.protocol === proto);
       return m && cond(m) ? m : undefined;
     },
     { timeout, interval: 200, what: `${proto} mapping of ${key}` },
   );
+  if (!found) throw new Error('unreachable: waitFor returns a value that passed');
+  return found;
 }
 
 async function addRule(body: Partial<StunRuleInput> & { name: string }): Promise<string> {
@@ -148,7 +164,12 @@ describe('STUN in the NAT lab (full-cone router)', () => {
       localPort: 40100,
       targetPort: 7000,
       script: `echo "$LUCKY_STUN_PROTOCOL $LUCKY_STUN_OUTER_IP:$LUCKY_STUN_OUTER_PORT $1 $2 $3 $4" >> ${scriptOut}`,
-      webhook: { enabled: true, method: 'GET', url: `${hookUrl}/hook?addr=#{outerAddr}&p=#{protocol}`, disableSuccessCheck: true },
+      webhook: {
+        enabled: true,
+        method: 'GET',
+        url: `${hookUrl}/hook?addr=#{outerAddr}&p=#{protocol}`,
+        disableSuccessCheck: true,
+      },
     } as Json);
     const m = await mappingWhere(tcpKey, 'tcp', (x) => x.state === 'open');
     expect(m.publicAddress).toBe(`${lab.wanIp}:40100`);
@@ -226,7 +247,13 @@ describe('STUN in the NAT lab (full-cone router)', () => {
     const dup = await call('POST', '/api/stun/rules', { name: 'SSH', targetAddress: '127.0.0.1', targetPort: 1 });
     expect(dup.status).toBe(400);
     expect(dup.body).toMatchObject({ code: 'nameTaken', field: 'rules.2.name' });
-    const clash = await call('POST', '/api/stun/rules', { name: 'clash', localPort: 40100, protocols: ['tcp'], targetAddress: '127.0.0.1', targetPort: 1 });
+    const clash = await call('POST', '/api/stun/rules', {
+      name: 'clash',
+      localPort: 40100,
+      protocols: ['tcp'],
+      targetAddress: '127.0.0.1',
+      targetPort: 1,
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('localPortTaken');
 
@@ -238,13 +265,25 @@ describe('STUN in the NAT lab (full-cone router)', () => {
     expect(b.error).toContain('40300');
 
     // Nobody answers STUN there.
-    const mute = await addRule({ name: 'mute', protocols: ['udp'], stunServers: [`${lab.publicIps[0]}:9999`], timeoutMs: 1000, targetPort: 7001 });
+    const mute = await addRule({
+      name: 'mute',
+      protocols: ['udp'],
+      stunServers: [`${lab.publicIps[0]}:9999`],
+      timeoutMs: 1000,
+      targetPort: 7001,
+    });
     const mm = await mappingWhere(mute, 'udp', (x) => x.state === 'broken');
     expect(mm.error).toContain('9999');
 
     // A server that answers garbage (the lab's reflector echoes the request back: not an answer).
     await startPeer(lab.pub, ['udp-echo', lab.publicIps[0], '5999']);
-    const junk = await addRule({ name: 'junk', protocols: ['udp'], stunServers: [`${lab.publicIps[0]}:5999`], timeoutMs: 1000, targetPort: 7001 });
+    const junk = await addRule({
+      name: 'junk',
+      protocols: ['udp'],
+      stunServers: [`${lab.publicIps[0]}:5999`],
+      timeoutMs: 1000,
+      targetPort: 7001,
+    });
     const jm = await mappingWhere(junk, 'udp', (x) => x.state === 'broken');
     expect(jm.reason?.code).toBe('notPenetrated');
 
@@ -264,7 +303,9 @@ describe('STUN in the NAT lab (full-cone router)', () => {
     } as const;
     for (const [mode, verdict] of Object.entries(expected)) {
       await lab.setNat(mode as keyof typeof expected);
-      const r: StunNatTypeResponse = await ok('POST', '/api/stun/nat-type', { stunServers: [`${lab.publicIps[0]}:3478`] });
+      const r: StunNatTypeResponse = await ok('POST', '/api/stun/nat-type', {
+        stunServers: [`${lab.publicIps[0]}:3478`],
+      });
       expect({ mode, verdict: r.natType.verdict }).toEqual({ mode, verdict });
     }
     await lab.setNat('fullCone');
@@ -275,7 +316,15 @@ describe('STUN with the router’s port mapping (port-restricted router + miniup
   it('UPnP and NAT-PMP mappings are made, carry traffic, and are removed with the rule', async () => {
     await lab.setNat('portRestrictedCone');
     await lab.startMiniupnpd();
-    const key = await addRule({ name: 'upnp', protocols: ['tcp', 'udp'], localPort: 40400, upnp: true, natpmp: true, leaseSec: 120, targetPort: 7000 });
+    const key = await addRule({
+      name: 'upnp',
+      protocols: ['tcp', 'udp'],
+      localPort: 40400,
+      upnp: true,
+      natpmp: true,
+      leaseSec: 120,
+      targetPort: 7000,
+    });
     await waitFor(
       async () => {
         const leases = await lab.upnpMappings();

@@ -24,7 +24,10 @@ class ScriptedMapping extends Mapping {
   }
 }
 
-function host(): MappingHost & { lines: Array<[string, Record<string, unknown>]>; changes: Array<[string, string | undefined]> } {
+function host(): MappingHost & {
+  lines: Array<[string, Record<string, unknown>]>;
+  changes: Array<[string, string | undefined]>;
+} {
   const rule: StunRule = stunRuleSchema.parse({ key: 'R1', name: 'r', targetAddress: '127.0.0.1', targetPort: 1 });
   const lines: Array<[string, Record<string, unknown>]> = [];
   const changes: Array<[string, string | undefined]> = [];
@@ -40,7 +43,8 @@ function host(): MappingHost & { lines: Array<[string, Record<string, unknown>]>
     retrySec: () => 10,
     timeoutMs: () => 5000,
     line: (_level, code, params) => lines.push([code, params]),
-    addressChanged: (m, prev) => changes.push([`${m.public?.address}:${m.public?.port}`, prev && `${prev.address}:${prev.port}`]),
+    addressChanged: (m, prev) =>
+      changes.push([`${m.public?.address}:${m.public?.port}`, prev && `${prev.address}:${prev.port}`]),
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     signal: new AbortController().signal,
   };
@@ -103,7 +107,11 @@ describe('a mapping keeps its state honestly', () => {
   it('lost after being open: penetration channel malfunction, then recovered', async () => {
     const h = host();
     const m = new ScriptedMapping('udp', h, 40002);
-    m.answers = [{ address: '11.22.33.1', port: 40002 }, new Error('no answer'), { address: '11.22.33.1', port: 40002 }];
+    m.answers = [
+      { address: '11.22.33.1', port: 40002 },
+      new Error('no answer'),
+      { address: '11.22.33.1', port: 40002 },
+    ];
     m.start();
     await vi.advanceTimersByTimeAsync(0);
     await vi.advanceTimersByTimeAsync(25_000);
@@ -130,5 +138,15 @@ describe('a mapping keeps its state honestly', () => {
     expect(m.checks).toBe(3);
     expect(m.state).toBe('open');
     await m.stop();
+  });
+});
+
+describe('the RFC 8489 schedule fits the rule’s time-out', () => {
+  it('gives the RFC’s own schedule at 39.5 s and a shorter one for shorter time-outs', async () => {
+    const { rfcSchedule } = await import('./servers.js');
+    expect(rfcSchedule(39_500)).toEqual({ rtoMs: 500, rc: 7, rm: 16 });
+    expect(rfcSchedule(5000)).toEqual({ rtoMs: 500, rc: 4, rm: 3 });
+    expect(rfcSchedule(1000)).toEqual({ rtoMs: 500, rc: 2, rm: 1 });
+    expect(rfcSchedule(500)).toEqual({ rtoMs: 500, rc: 1, rm: 1 });
   });
 });

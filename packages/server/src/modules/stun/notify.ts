@@ -47,7 +47,13 @@ export function stunVars(rule: string, c: AddressChange, now: Date): TemplateVar
 }
 
 /** The "test webhook" button's addresses (documentation ranges only). */
-const DEMO: AddressChange = { protocol: 'tcp', innerIp: '192.168.1.10', innerPort: 40000, outerIp: '198.51.100.66', outerPort: 40000 };
+const DEMO: AddressChange = {
+  protocol: 'tcp',
+  innerIp: '192.168.1.10',
+  innerPort: 40000,
+  outerIp: '198.51.100.66',
+  outerPort: 40000,
+};
 
 export class StunNotifier implements Notifier {
   readonly history = new WebhookHistory();

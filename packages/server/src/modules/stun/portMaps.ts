@@ -1,8 +1,8 @@
 import dgram from 'node:dgram';
 import type { StunPortMapView, StunProtocol } from '@lucky/shared';
 import type { MappingHost } from './host.js';
-import { PortMapping } from './portmap/mapping.js';
 import { defaultGateway } from './portmap/gateway.js';
+import { PortMapping } from './portmap/mapping.js';
 
 type Method = 'upnp' | 'natpmp';
 
@@ -61,7 +61,10 @@ export class PortMaps {
       internal = (gw ? await sourceToward(gw) : undefined) ?? '';
     }
     if (this.stopped) return;
-    const methods: Method[] = [...(rule.upnp ? (['upnp'] as const) : []), ...(rule.natpmp ? (['natpmp'] as const) : [])];
+    const methods: Method[] = [
+      ...(rule.upnp ? (['upnp'] as const) : []),
+      ...(rule.natpmp ? (['natpmp'] as const) : []),
+    ];
     for (const protocol of rule.protocols)
       for (const method of methods) this.add(protocol, method, internal, this.localPort);
   }
@@ -111,7 +114,8 @@ export class PortMaps {
                 internalPort: this.localPort,
                 lease: rule.leaseSec,
               });
-            else this.host.line(3, 'portMapFailed', { proto: protocol, method: name, detail: s.detail ?? s.code ?? '' });
+            else
+              this.host.line(3, 'portMapFailed', { proto: protocol, method: name, detail: s.detail ?? s.code ?? '' });
           },
         },
       ),

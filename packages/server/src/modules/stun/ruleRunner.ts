@@ -9,13 +9,13 @@ import {
   type StunRuleView,
   type StunSettings,
 } from '@lucky/shared';
-import type { ModuleContext } from '../../core/modules/types.js';
 import { RuleLog, type RuleLogLevel } from '../../core/logs/ruleLog.js';
+import type { ModuleContext } from '../../core/modules/types.js';
 import { type Channel, resolveChannel } from './channel.js';
 import type { MappingHost } from './host.js';
+import { pickLocalPort } from './localPort.js';
 import { type Endpoint, type Mapping, MappingError, stunReason } from './mapping.js';
 import type { NotifyOutcome, StunNotifier } from './notify.js';
-import { pickLocalPort } from './localPort.js';
 import { PortMaps } from './portMaps.js';
 import { TcpMapping } from './tcpMapping.js';
 import { UdpMapping } from './udpMapping.js';
@@ -212,7 +212,8 @@ export class RuleRunner implements MappingHost {
     const broken = mappings.find((m) => m.state === 'broken');
     const starting = mappings.some((m) => m.state === 'starting');
     const state = broken ? 'error' : starting ? 'starting' : 'running';
-    const reason = broken?.reason ?? (this.startError ? { code: this.startError.code, params: this.startError.params } : undefined);
+    const reason =
+      broken?.reason ?? (this.startError ? { code: this.startError.code, params: this.startError.params } : undefined);
     const error = broken?.error ?? this.startError?.text;
     const n = this.lastNotify;
     return {

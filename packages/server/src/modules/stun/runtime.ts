@@ -142,7 +142,10 @@ export class StunRuntime implements ModuleRuntime<StunConfig> {
     const failed = [...this.runners.values()].filter((r) => r.counts().broken > 0).length;
     return {
       ...(failed
-        ? { reason: { code: 'rulesFailed', params: { count: failed } }, error: `${failed} rule(s) have no working mapping; see the STUN list` }
+        ? {
+            reason: { code: 'rulesFailed', params: { count: failed } },
+            error: `${failed} rule(s) have no working mapping; see the STUN list`,
+          }
         : {}),
       details: { rules: this.config?.rules.length ?? 0, running: this.runners.size, open, broken },
     };

@@ -23,7 +23,16 @@ export function runScript(
   return new Promise((resolve) => {
     const child = spawn(
       '/bin/sh',
-      ['-c', command, 'lucky-stun', vars.outerIp, String(vars.outerPort), vars.protocol, String(vars.innerPort), vars.innerIp],
+      [
+        '-c',
+        command,
+        'lucky-stun',
+        vars.outerIp,
+        String(vars.outerPort),
+        vars.protocol,
+        String(vars.innerPort),
+        vars.innerIp,
+      ],
       {
         env: {
           ...process.env,
@@ -51,7 +60,11 @@ export function runScript(
       if (err.name !== 'AbortError') take(Buffer.from(err.message));
     });
     child.on('close', (code) => {
-      resolve({ code, output: output.trim(), timedOut: code === null && Date.now() - started >= SCRIPT_TIMEOUT_MS - 50 });
+      resolve({
+        code,
+        output: output.trim(),
+        timedOut: code === null && Date.now() - started >= SCRIPT_TIMEOUT_MS - 50,
+      });
     });
   });
 }

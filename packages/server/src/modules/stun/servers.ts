@@ -31,3 +31,21 @@ export async function failover(
     throw err;
   }
 }
+
+/**
+ * RFC 8489 §6.2.1 retransmission cut to the rule's time-out: requests at 0, RTO, 3 RTO, 7 RTO …
+ * (RTO 500 ms) while they start before the time-out, then a wait up to it. 39.5 s is the RFC's
+ * full schedule (7 requests, then 16 RTO).
+ */
+export function rfcSchedule(timeoutMs: number): { rtoMs: number; rc: number; rm: number } {
+  const rtoMs = 500;
+  let rc = 1;
+  let last = 0;
+  while (rc < 7) {
+    const next = rtoMs * (2 ** rc - 1);
+    if (next >= timeoutMs) break;
+    last = next;
+    rc++;
+  }
+  return { rtoMs, rc, rm: Math.max(1, Math.round((timeoutMs - last) / rtoMs)) };
+}

@@ -43,7 +43,9 @@ export class TcpMapping extends Mapping {
       const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true, noDelay: true });
       const forwarder = new TcpForwarder(this.host);
       server.on('connection', (c) => forwarder.accept(c));
-      server.on('error', (err) => this.host.line(2, 'listenFailed', { proto: 'tcp', port: this.localPort, detail: err.message }));
+      server.on('error', (err) =>
+        this.host.line(2, 'listenFailed', { proto: 'tcp', port: this.localPort, detail: err.message }),
+      );
       try {
         this.localPort = await listenShared(server, this.bind());
       } catch (err) {
@@ -79,7 +81,7 @@ export class TcpMapping extends Mapping {
 
   protected async check(): Promise<{ mapped: Endpoint; server: string }> {
     const timeoutMs = this.host.timeoutMs();
-    const signal = () => AbortSignal.any([this.host.signal, AbortSignal.timeout(timeoutMs)]);
+    const signal = () => this.host.signal;
     if (!this.host.keepAliveUrl()) {
       // The kept STUN connection is the keep-alive: ask over it, open a new one when it failed.
       const k = this.kept;

@@ -1,9 +1,9 @@
 import dgram from 'node:dgram';
-import { Mapping, type Endpoint, MappingError, stunReason } from './mapping.js';
 import { UdpForwarder } from './forward/udpForward.js';
 import type { MappingHost } from './host.js';
+import { type Endpoint, Mapping, MappingError, stunReason } from './mapping.js';
 import { UdpStunChannel } from './protocol/udp.js';
-import { failover } from './servers.js';
+import { failover, rfcSchedule } from './servers.js';
 
 /**
  * A UDP mapping: one socket on the local port carries the STUN Bindings (which also keep the NAT
@@ -60,9 +60,7 @@ export class UdpMapping extends Mapping {
     if (!stun) throw new Error('socket closed');
     const timeoutMs = this.host.timeoutMs();
     return failover(this.host, 'udp', async (server) => {
-      const answer = await stun.binding(server, {
-        signal: AbortSignal.any([this.host.signal, AbortSignal.timeout(timeoutMs)]),
-      });
+      const answer = await stun.binding(server, { ...rfcSchedule(timeoutMs), signal: this.host.signal });
       return answer.mapped;
     });
   }

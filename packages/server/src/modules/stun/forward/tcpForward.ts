@@ -40,7 +40,12 @@ export class TcpForwarder {
     const started = Date.now();
     let bytesIn = 0;
     let bytesOut = 0;
-    const upstream = net.connect({ host: rule.targetAddress, port: rule.targetPort, allowHalfOpen: true, noDelay: true });
+    const upstream = net.connect({
+      host: rule.targetAddress,
+      port: rule.targetPort,
+      allowHalfOpen: true,
+      noDelay: true,
+    });
     upstream.setTimeout(this.host.timeoutMs(), () => upstream.destroy(new Error('connect timed out')));
     this.open.add(client);
     this.open.add(upstream);
@@ -54,7 +59,8 @@ export class TcpForwarder {
       this.open.delete(upstream);
       client.destroy();
       upstream.destroy();
-      if (err && bytesIn + bytesOut === 0) this.host.line(3, 'targetFailed', { proto: 'tcp', client: who, target, detail: err.message });
+      if (err && bytesIn + bytesOut === 0)
+        this.host.line(3, 'targetFailed', { proto: 'tcp', client: who, target, detail: err.message });
       else
         this.host.line(5, 'closed', {
           proto: 'tcp',

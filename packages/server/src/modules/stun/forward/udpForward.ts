@@ -87,7 +87,9 @@ export class UdpForwarder {
     upstream.on('error', (err) => this.close(s, `target ${target}: ${err.message}`));
     void (async () => {
       try {
-        const address = isIp(rule.targetAddress) ? rule.targetAddress : (await lookup(rule.targetAddress, { family: 4 })).address;
+        const address = isIp(rule.targetAddress)
+          ? rule.targetAddress
+          : (await lookup(rule.targetAddress, { family: 4 })).address;
         await new Promise<void>((resolve, reject) => {
           upstream.once('error', reject);
           upstream.connect(rule.targetPort, address, () => {
