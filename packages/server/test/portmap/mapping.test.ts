@@ -82,10 +82,14 @@ function pcpAnswer(req: Buffer, b: Behaviour): Buffer | undefined {
   return a;
 }
 
-function start(method: 'natpmp' | 'pcp' | 'auto', g: FakeUdp, opts: PortMappingOptions = {}) {
+function start(method: 'natpmp' | 'pcp' | 'auto', g: FakeUdp, opts: PortMappingOptions = {}, throwing = false) {
   const timers = new ManualTimers();
   const changes: PortMappingState[] = [];
   const renewals: PortMappingState[] = [];
+  const record = (list: PortMappingState[]) => (s: PortMappingState) => {
+    list.push(s);
+    if (throwing) throw new Error('a hook with a bug');
+  };
   const m = new PortMapping(
     method,
     {
@@ -97,7 +101,7 @@ function start(method: 'natpmp' | 'pcp' | 'auto', g: FakeUdp, opts: PortMappingO
       description: 'test',
       gateway: '127.0.0.1',
     },
-    { onChange: (s) => changes.push(s), onRenew: (s) => renewals.push(s) },
+    { onChange: record(changes), onRenew: record(renewals) },
     {
       setTimeout: timers.setTimeout,
       clearTimeout: timers.clearTimeout,
@@ -140,6 +144,16 @@ describe('PortMapping', () => {
     timers.fire();
     await waitFor(() => renewals.length === 2);
     expect(changes.map((c) => c.externalPort)).toEqual([20000, 20001]);
+  });
+
+  it('keeps renewing when a hook throws', async () => {
+    const g = await gateway({ natpmp: 'ok', pcp: 'ok', externalPort: 20000, lifetime: 10 });
+    const { timers, changes, renewals } = start('natpmp', g, {}, true);
+    await waitFor(() => changes.length === 1);
+    expect(timers.delays()).toEqual([5000]);
+    timers.fire();
+    await waitFor(() => renewals.length === 1);
+    expect(timers.delays()).toEqual([5000]);
   });
 
   it('backs off after failures, reports a failure once, and recovers', async () => {

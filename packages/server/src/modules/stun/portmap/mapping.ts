@@ -179,7 +179,7 @@ export class PortMapping {
         method: held.method,
       };
       this.report(state);
-      if (renewing) this.hooks.onRenew?.(state);
+      if (renewing) this.tell(() => this.hooks.onRenew?.(state));
       this.schedule(held.lifetimeSec > 0 ? (held.lifetimeSec * 1000) / 2 : (this.opts.permanentCheckMs ?? 10 * 60_000));
     } catch (err) {
       if (!this.running) return;
@@ -211,7 +211,16 @@ export class PortMapping {
       prev.method === state.method &&
       prev.code === state.code;
     this.reported = state;
-    if (!same) this.hooks.onChange(state);
+    if (!same) this.tell(() => this.hooks.onChange(state));
+  }
+
+  /** Calls a hook; its own failure is not the gateway's and must not stop the renewals. */
+  private tell(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // the caller's bug, reported nowhere better than its own code
+    }
   }
 
   private udpOpts(signal: AbortSignal, maxTries = this.opts.udpMaxTries) {
