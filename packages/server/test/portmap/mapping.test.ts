@@ -189,6 +189,31 @@ describe('PortMapping', () => {
     expect(timers.pending.size).toBe(0);
   });
 
+  it('after a failed renewal it asks for the port it held, and stop still deletes it', async () => {
+    const b: Behaviour = { natpmp: 'ok', pcp: 'ok', externalPort: 20000, lifetime: 60 };
+    const g = await gateway(b);
+    const { m, timers, changes } = start('natpmp', g, { retryMinMs: 100 });
+    await waitFor(() => changes.length === 1);
+    b.natpmp = 4; // out of resources
+    timers.fire();
+    await waitFor(() => changes.length === 2);
+    expect(changes[1]).toMatchObject({ ok: false, code: 'outOfResources' });
+    b.natpmp = 'ok';
+    timers.fire();
+    await waitFor(() => changes.length === 3);
+    expect(pmpMaps(g)).toEqual([
+      [5000, 3600],
+      [20000, 3600],
+      [20000, 3600],
+    ]);
+    b.natpmp = 4;
+    timers.fire();
+    await waitFor(() => changes.length === 4);
+    b.natpmp = 'ok';
+    await m.stop();
+    expect(pmpMaps(g).at(-1)).toEqual([0, 0]);
+  });
+
   it('stop ends within its bound when the gateway has gone silent', async () => {
     const b: Behaviour = { natpmp: 'ok', pcp: 'ok', externalPort: 20000, lifetime: 60 };
     const g = await gateway(b);

@@ -163,7 +163,7 @@ export class PortMapping {
   }
 
   private async refresh(signal: AbortSignal): Promise<void> {
-    const renewing = this.held !== undefined;
+    const renewing = this.reported?.ok === true;
     try {
       const held = await this.map(signal);
       if (!this.running) {
@@ -184,8 +184,9 @@ export class PortMapping {
     } catch (err) {
       if (!this.running) return;
       const e = asPortMapError(err, this.preferred ?? this.fixedMethod() ?? 'pcp', this.req.gateway ?? '');
-      // The gateway may have lost the mapping (reboot): the next attempt starts from discovery.
-      this.held = undefined;
+      // The gateway may have moved (reboot, new description URL): the next attempt starts from
+      // discovery. `held` stays: the next attempt asks for the same port again, and stop still
+      // deletes what may be left at the gateway.
       this.igd = undefined;
       this.report({
         ok: false,
