@@ -1,12 +1,13 @@
 // Helpers for the DDNS tests: a real server whose ddns module has the test options (provider
-// stubs, a faster clock), a fake public-IP echo, a request recorder for webhooks, and a counting
-// HTTP proxy in front of a provider API.
+// stubs, a faster clock), a fake public-IP echo, and a counting HTTP proxy in front of a provider
+// API (webhook receivers: http-recorder.ts).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import type { ModuleDefinition } from '../src/core/modules/types.js';
 import { createDdnsModule, type DdnsModuleOptions } from '../src/modules/ddns/index.js';
 import { modules } from '../src/modules/index.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { listen } from './http-recorder.js';
 import { waitFor } from './wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field in the tests
@@ -24,9 +25,10 @@ export interface Ddns {
   close(): Promise<void>;
 }
 
-export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> {
+/** `extra`: modules beside THE list (a probe that asks DDNS through its `ctx.actions`). */
+export async function startDdns(options: DdnsModuleOptions = {}, extra: ModuleDefinition[] = []): Promise<Ddns> {
   const s = await startTestServer({
-    modules: modules.map((m) => (m.key === 'ddns' ? createDdnsModule(options) : m)),
+    modules: [...modules.map((m) => (m.key === 'ddns' ? createDdnsModule(options) : m)), ...extra],
   });
   const token = await s.login();
   const call: Ddns['call'] = (method, path, body) => s.call(method, path, { token, body });
@@ -58,11 +60,6 @@ export async function startDdns(options: DdnsModuleOptions = {}): Promise<Ddns> 
 
 export const statuses = (task: Json): string[] => task.state.domains.map((x: Json) => x.status);
 
-async function listen(server: http.Server, host = '127.0.0.1'): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return (server.address() as AddressInfo).port;
-}
-
 /** A fake "what is my IP" page; `set` changes the answer, `hits` counts the calls. */
 export async function ipEcho(initial: string, host = '127.0.0.1') {
   const state = { ip: initial, hits: 0, status: 200 };
@@ -78,36 +75,6 @@ export async function ipEcho(initial: string, host = '127.0.0.1') {
     set: (ip: string) => {
       state.ip = ip;
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-export interface Recorded {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** Records every request; answers from `replies` in turn (the last one repeats). */
-export async function recorder(replies: { status: number; body: string }[] = [{ status: 200, body: 'ok' }]) {
-  const seen: Recorded[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const r = replies[Math.min(seen.length - 1, replies.length - 1)];
-      res.writeHead(r.status, { 'content-type': 'text/plain' });
-      res.end(r.body);
-    });
-  });
-  const port = await listen(server);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

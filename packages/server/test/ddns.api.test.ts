@@ -4,7 +4,8 @@
 // the webhook test. The module is off unless a test switches it on, so nothing is sent anywhere.
 import { SECRET_MASK } from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
+import { type Ddns, ipEcho, startDdns, statuses } from './ddns-helpers.js';
+import { recorder } from './http-recorder.js';
 import { staysFalse } from './wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers
 type Json = any;
 
-import { countingProxy, type Ddns, ipEcho, recorder, startDdns, statuses } from './ddns-helpers.js';
+import { countingProxy, type Ddns, ipEcho, startDdns, statuses } from './ddns-helpers.js';
 import { type PdnsPeer, query, startPdns } from './dns-peers.js';
+import { recorder } from './http-recorder.js';
 import { waitFor } from './wait.js';
 
 const SECOND = 50;

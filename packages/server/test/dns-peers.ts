@@ -41,9 +41,14 @@ export function which(cmd: string): string | undefined {
 }
 
 /** Asks a DNS server directly (no cache, no system resolver). */
-export async function query(port: number, name: string, type: 'A' | 'AAAA' = 'A'): Promise<string[]> {
+export async function query(
+  port: number,
+  name: string,
+  type: 'A' | 'AAAA' = 'A',
+  host = '127.0.0.1',
+): Promise<string[]> {
   const r = new Resolver({ timeout: 1000, tries: 2 });
-  r.setServers([`127.0.0.1:${port}`]);
+  r.setServers([`${host}:${port}`]);
   try {
     return type === 'A' ? await r.resolve4(name) : await r.resolve6(name);
   } catch (err) {
@@ -168,8 +173,13 @@ export interface PdnsPeer {
   stop(): Promise<void>;
 }
 
-/** PowerDNS Authoritative (gsqlite3) with the HTTP API; zone home.test created through the API. */
-export async function startPdns(): Promise<PdnsPeer> {
+/**
+ * PowerDNS Authoritative (gsqlite3) with the HTTP API; zone home.test created through the API.
+ * `address`: where DNS and the API listen (default 127.0.0.1; the STUN lab gives its management
+ * veth's address, so a console inside a network namespace reaches it).
+ */
+export async function startPdns(opts: { address?: string } = {}): Promise<PdnsPeer> {
+  const host = opts.address ?? '127.0.0.1';
   const pdns = which('pdns_server');
   if (!pdns) throw new Error('pdns_server not installed (apt-get install pdns-server pdns-backend-sqlite3)');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lucky-pdns-'));
@@ -186,14 +196,14 @@ export async function startPdns(): Promise<PdnsPeer> {
     [
       'launch=gsqlite3',
       `gsqlite3-database=${db}`,
-      'local-address=127.0.0.1',
+      `local-address=${host}`,
       `local-port=${dnsPort}`,
       'api=yes',
       `api-key=${apiKey}`,
       'webserver=yes',
-      'webserver-address=127.0.0.1',
+      `webserver-address=${host}`,
       `webserver-port=${apiPort}`,
-      'webserver-allow-from=127.0.0.0/8',
+      `webserver-allow-from=127.0.0.0/8,${host}/32,10.0.0.0/8`,
       'daemon=no',
       'guardian=no',
       `socket-dir=${dir}`,
@@ -214,7 +224,7 @@ export async function startPdns(): Promise<PdnsPeer> {
   child.stderr?.on('data', (d) => {
     log += d;
   });
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const apiUrl = `http://${host}:${apiPort}`;
   const api: PdnsPeer['api'] = async (method, p, body) => {
     const res = await fetch(`${apiUrl}/api/v1/servers/localhost${p}`, {
       method,

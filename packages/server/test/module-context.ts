@@ -1,15 +1,30 @@
 // A ModuleContext for unit tests of a module's runtime outside a server: the core services as
 // the supervisor hands them over, with an empty certificate store, a port registry, the default
-// listener limits and the real DNS service. Timers default to the globals (fake or real).
+// listener limits and the real DNS service; no other module (every action answers
+// moduleNotFound) unless the test hands the actions of a real server's supervisor. Timers default
+// to the globals (fake or real).
 
 import { baseSettingsSchema, type ModuleKey } from '@lucky/shared';
 import { CertResolver } from '../src/core/certs/resolver.js';
 import { createDnsService } from '../src/core/dns/index.js';
 import { webLimitsOf } from '../src/core/http/admission.js';
 import type { Logger } from '../src/core/logs/logger.js';
+import { type ActionHost, moduleActions } from '../src/core/modules/actions.js';
 import type { ModuleContext } from '../src/core/modules/types.js';
 import { HostFirewall } from '../src/core/net/firewall.js';
 import { PortRegistry } from '../src/core/net/portRegistry.js';
+
+/** A program with no other module. */
+const alone: ActionHost = {
+  keys: () => [],
+  definition: (key) => {
+    throw new Error(`no module ${key}`);
+  },
+  configOf: (key) => {
+    throw new Error(`no module ${key}`);
+  },
+  runningRuntime: () => undefined,
+};
 
 export function testModuleContext(
   key: ModuleKey,
@@ -25,6 +40,7 @@ export function testModuleContext(
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     setInterval: (fn, ms) => setInterval(fn, ms),
     saveConfig: async () => {},
+    actions: moduleActions(alone, key),
     certs: new CertResolver({ loaded: () => [], onChange: () => () => {} }),
     firewall: new HostFirewall(log),
     ports: new PortRegistry(),

@@ -60,3 +60,16 @@ export interface RemoteAppInfo {
   staticHost: string;
   appinfourl: string;
 }
+
+/** One interface of GET /api/netinterfaces (the ancestor's shape). */
+export interface NetIf {
+  NetInterfaceName: string;
+  /** MAC address; empty in the IPv6 list. */
+  HardwareAddr: string;
+  AddressList: string[];
+}
+/** GET /api/netinterfaces: interfaces with their IPv4 and IPv6 addresses. */
+export interface NetInterfacesResponse {
+  ret: 0;
+  data: { IPv4NewInterfaces: NetIf[] | null; IPv6NewInterfaces: NetIf[] | null };
+}

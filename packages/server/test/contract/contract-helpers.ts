@@ -21,6 +21,8 @@ const has = (tree: Tree, key: string) => {
 /** The keys packages/web/src/i18n/coded.ts tries for a code, in order. */
 export const codedKeys = (ns: string, kind: 'err' | 'reason' | 'log', code: string) => [
   `${ns}.${kind}_${code}`,
+  // SHARED_CODED_NAMESPACES of coded.ts: the webhook's codes, which modules answer with.
+  `webhook.${kind}_${code}`,
   `errors.${code}`,
   `common.err_${code}`,
 ];

@@ -45,3 +45,21 @@ export interface ApiFailureBody {
 export function fillTemplate(template: string, params: Record<string, unknown> = {}): string {
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }
+
+/** A coded reason with its English text (the shape every `…Reason()` helper returns). */
+export const isCodedText = (v: unknown): v is CodedText =>
+  typeof v === 'object' && v !== null && typeof (v as CodedText).code === 'string' && 'text' in v;
+
+/**
+ * English of a reason or log line that may say why: `{name}` placeholders filled (a coded param by
+ * its text), then the `cause` (a reason or a list of reasons behind this one) and the `detail`
+ * (text from outside the program: a server's answer, a system error) after ": ". The browser
+ * words the same params the same way (web i18n/coded.ts, `codedTextWithCauses`).
+ */
+export function englishWithCauses(template: string, params: Record<string, unknown>): string {
+  const flat: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) flat[k] = isCodedText(v) ? v.text : v;
+  const causes = params.cause === undefined ? [] : ([] as unknown[]).concat(params.cause).filter(isCodedText);
+  const tail = [causes.map((c) => c.text).join('; '), typeof params.detail === 'string' ? params.detail : ''];
+  return [fillTemplate(template, flat), ...tail.filter(Boolean)].join(': ');
+}

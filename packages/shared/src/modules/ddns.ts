@@ -4,11 +4,27 @@
 // task — domain statuses, IP errors, webhook results, task log lines — is code + params + English
 // (DDNS_REASONS → `ddns.reason_<code>`, DDNS_LOG_MESSAGES → `ddns.log_<code>`).
 import { z } from 'zod';
-import { type CodedText, fillTemplate, type LogEntryView } from '../contract/coded.js';
+import { type CodedText, englishWithCauses, type LogEntryView } from '../contract/coded.js';
 import { moduleSwitchShape } from '../contract/switch.js';
-import { isDnsName, isDnsServer, isHostPort, isHttpUrl, isMac } from '../net.js';
 import {
-  DDNS_HTTP_METHODS,
+  checkHeaderLines,
+  checkSuccessStrings,
+  HTTP_METHODS,
+  headerLinesSchema,
+  isTemplateUrl,
+  PROXY_TYPES,
+  proxySchema,
+  successStringsSchema,
+  templateBodySchema,
+  WEBHOOK_FREE_TEXT_SECRETS,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_SECRETS,
+  type WebhookCallView,
+  type WebhookTestResponse,
+  webhookSchemas,
+} from '../contract/webhook.js';
+import { isDnsName, isDnsServer, isHostPort, isHttpUrl, isIpv4, isIpv6, isMac } from '../net.js';
+import {
   DDNS_PROVIDER_INFO,
   DDNS_PROVIDERS,
   type DdnsCredentialField,
@@ -28,17 +44,14 @@ export const DDNS_LIMITS = {
   httpTimeout: { min: 3, max: 60, default: 20 },
   /** 0 = the provider's default. */
   ttl: { min: 0, max: 86400, default: 0 },
-  webhookRetries: { min: 0, max: 5, default: 2 },
   tasks: { max: 1000 },
   domains: { max: 100 },
   urls: { max: 32 },
   dnsServers: { max: 32 },
-  headers: { max: 32 },
-  successStrings: { max: 32 },
   suffixes: { max: 500 },
   selectors: { max: 64 },
   name: { max: 64 },
-  /** Histories kept per task and per domain. */
+  /** Histories kept per task and per domain (the webhook's: WEBHOOK_LIMITS.history). */
   history: { max: 10 },
   /** Lines of a task's log kept while the module runs. */
   logLines: { max: 100 },
@@ -49,7 +62,6 @@ export const DDNS_MESSAGES = {
   domainsRequired: 'the domain list must not be empty',
   domainInvalid: 'not a domain name (forms: name.example.com, sub:example.com, name.example.com?param=value)',
   urlsRequired: 'the interface URL list must not be empty',
-  urlInvalid: 'not an http(s) URL',
   netInterfaceRequired: 'choose a network card',
   ipRegInvalid: 'not a valid IP selection rule (number, -number, wildcard with * or regular expression)',
   commandRequired: 'the command cannot be empty',
@@ -57,7 +69,6 @@ export const DDNS_MESSAGES = {
   odhcpdSelectorRequired: 'give at least one MAC address or host name',
   macInvalid: 'not a MAC address',
   proxyAddressRequired: 'the proxy address must not be empty when a proxy is set',
-  proxyAddressInvalid: 'the proxy address is host:port',
   idRequired: 'this provider needs its ID / key',
   secretRequired: 'this provider needs its secret / token',
   serverRequired: 'this provider needs the server address',
@@ -67,17 +78,14 @@ export const DDNS_MESSAGES = {
   zoneInvalid: 'not a zone name',
   callbackMethodRequired: 'choose the callback method',
   callbackUrlRequired: 'the callback URL cannot be empty',
-  webhookUrlRequired: 'the webhook address is required',
-  webhookMethodRequired: 'the webhook method is required',
-  webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
-  successStringsRequired: 'the success string must not be empty unless the success check is disabled',
-  headerInvalid: 'a header line is Name:Value',
   dnsServerInvalid: 'a DNS server is an IP with an optional port (1.1.1.1, 1.1.1.1:53, [2606:4700::1111]:53)',
   suffixInvalid: 'a suffix is a domain ending such as com.cn',
   taskNotFound: 'no such task',
   serviceOff: 'the DDNS service is switched off',
   taskDisabled: 'the task is switched off',
-  secretMaskUnmatched: 'this field shows ****** for stored secrets that no longer fit it; type the secret again',
+  ipInvalid: 'not an IP address of this family',
+  // The request templates' codes (webhooks, and the callback's URL, headers and success strings).
+  ...WEBHOOK_MESSAGES,
   ...GENERIC_ISSUE_MESSAGES,
 } as const;
 export type DdnsErrorCode = keyof typeof DDNS_MESSAGES;
@@ -104,7 +112,6 @@ export const DDNS_REASONS = {
   unknownProvider: 'unknown DNS provider {provider}',
   domainInvalid: 'invalid domain line {line}',
   providerError: 'the DNS provider refused the change',
-  webhookCallError: 'webhook call error',
   // One step of getting the address.
   noUrls: 'no URL to ask',
   urlHttpStatus: '{url}: HTTP {status}',
@@ -124,14 +131,13 @@ export const DDNS_REASONS = {
   fromInterface: 'network card {name}',
   fromCommand: 'the command',
   fromOdhcpd: 'the odhcpd lease file',
+  fromModule: 'the {module} module',
   // What a record's status means.
   recordHolds: '{fqdn} already holds {ip}',
   dnsAnswers: '{server} answers {ip}',
   providerHolds: "the provider's record already holds {ip}",
   recordCreated: 'created {type} {ip}',
   recordUpdated: 'updated {type} {ip}',
-  answerNotSuccess: 'HTTP {status}: the answer is not a success',
-  webhookOk: 'the call succeeded',
 } as const;
 export type DdnsReasonCode = keyof typeof DDNS_REASONS;
 
@@ -149,26 +155,14 @@ export const DDNS_LOG_MESSAGES = {
 } as const;
 export type DdnsLogCode = keyof typeof DDNS_LOG_MESSAGES;
 
-const isCodedText = (v: unknown): v is CodedText =>
-  typeof v === 'object' && v !== null && typeof (v as CodedText).code === 'string' && 'text' in v;
-
-/** English of a template with its params: coded params by their text, then `cause` and `detail`. */
-function english(template: string, params: Record<string, unknown>): string {
-  const flat: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) flat[k] = isCodedText(v) ? v.text : v;
-  const causes = params.cause === undefined ? [] : ([] as unknown[]).concat(params.cause).filter(isCodedText);
-  const tail = [causes.map((c) => c.text).join('; '), typeof params.detail === 'string' ? params.detail : ''];
-  return [fillTemplate(template, flat), ...tail.filter(Boolean)].join(': ');
-}
-
 /** A reason of this module with its English text. */
 export function ddnsReason(code: DdnsReasonCode, params: Record<string, unknown> = {}): CodedText {
-  return { code, params, text: english(DDNS_REASONS[code], params) };
+  return { code, params, text: englishWithCauses(DDNS_REASONS[code], params) };
 }
 
 /** A task log line: code, params and the English line. */
 export function ddnsLogLine(code: DdnsLogCode, params: Record<string, unknown> = {}): CodedText {
-  return { code, params, text: english(DDNS_LOG_MESSAGES[code], params) };
+  return { code, params, text: englishWithCauses(DDNS_LOG_MESSAGES[code], params) };
 }
 
 const L = DDNS_LIMITS;
@@ -177,15 +171,14 @@ const int = (r: { min: number; max: number; default: number }) =>
 const str = (max = 2048) => z.string().trim().max(max).default('');
 const lines = (max: number, each = 2048) => z.array(z.string().trim().max(each)).max(max).default([]);
 
-export const DDNS_PROXY_TYPES = ['none', 'http', 'https', 'socks5'] as const;
-/** `dns`: the webhook uses the task's provider proxy. */
-export const DDNS_WEBHOOK_PROXY_TYPES = ['none', 'dns', 'http', 'https', 'socks5'] as const;
+/** The webhook's extra proxy type: `dns` = the task's provider proxy. */
+export const DDNS_WEBHOOK_PROXY_TYPES = ['dns'] as const;
 export const DDNS_IP_SOURCES = ['url', 'netInterface', 'command', 'odhcpd'] as const;
 export const DDNS_RECORD_TYPES = ['A', 'AAAA'] as const;
 export const DDNS_MODES = ['easy', 'customized'] as const;
 /** Network of provider API calls: `auto` lets the system choose. */
 export const DDNS_API_NETWORKS = ['auto', 'ipv4', 'ipv6'] as const;
-const METHOD_OR_NONE = ['', ...DDNS_HTTP_METHODS] as const;
+const METHOD_OR_NONE = ['', ...HTTP_METHODS] as const;
 
 // ---- field checks (also used by the form) --------------------------------------------------
 
@@ -221,48 +214,16 @@ const isBase64 = (s: string) => s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0
 
 // ---- shapes --------------------------------------------------------------------------------
 
-const proxySchema = z
-  .object({
-    type: z.enum(DDNS_PROXY_TYPES).default('none'),
-    /** host:port */
-    address: str(300),
-    user: str(256),
-    password: z.string().max(256).default(''),
-  })
-  .prefault({});
+/** The webhook (core webhook machinery) with DDNS's proxy type `dns` and its own `callOnIpFail`. */
+const webhook = webhookSchemas({
+  proxyTypes: DDNS_WEBHOOK_PROXY_TYPES,
+  fields: {
+    /** Also call it when getting the IP failed (`#{ipAddr}` then says so). */
+    callOnIpFail: z.boolean().default(false),
+  },
+});
 
-const webhookProxySchema = z
-  .object({
-    type: z.enum(DDNS_WEBHOOK_PROXY_TYPES).default('none'),
-    address: str(300),
-    user: str(256),
-    password: z.string().max(256).default(''),
-  })
-  .prefault({});
-
-const webhookShape = {
-  enabled: z.boolean().default(false),
-  url: str(4096),
-  method: z.enum(METHOD_OR_NONE).default('GET'),
-  /** `Name:Value` lines; `BasicAuthUserName:` + `BasicAuthPassword:` become HTTP Basic auth. */
-  headers: lines(L.headers.max, 4096),
-  /** Sent for every method but GET; JSON when it is JSON, else a form body. */
-  body: z.string().max(65536).default(''),
-  /** The call succeeded when the answer contains one of these (after variables). */
-  successStrings: lines(L.successStrings.max, 1024),
-  /** Then any 2xx answer is a success. */
-  disableSuccessCheck: z.boolean().default(false),
-  proxy: webhookProxySchema,
-  skipCertCheck: z.boolean().default(false),
-  /** Seconds per attempt. */
-  timeout: int(L.httpTimeout),
-  /** Also call it when getting the IP failed (`#{ipAddr}` then says so). */
-  callOnIpFail: z.boolean().default(false),
-  /** Extra attempts after a failed call, 1 s, 2 s, 4 s … apart. */
-  retries: int(L.webhookRetries),
-};
-
-export const ddnsWebhookSchema = z.object(webhookShape).superRefine((w, ctx) => checkWebhook(w, ctx, []));
+export const ddnsWebhookSchema = webhook.schema;
 
 const callbackSchema = z
   .object({
@@ -270,9 +231,9 @@ const callbackSchema = z
     preset: str(32),
     url: str(4096),
     method: z.enum(METHOD_OR_NONE).default(''),
-    headers: lines(L.headers.max, 4096),
-    body: z.string().max(65536).default(''),
-    successStrings: lines(L.successStrings.max, 1024),
+    headers: headerLinesSchema,
+    body: templateBodySchema,
+    successStrings: successStringsSchema,
     disableSuccessCheck: z.boolean().default(false),
   })
   .prefault({});
@@ -329,11 +290,10 @@ const taskShape = {
   dnsServers: lines(L.dnsServers.max, 64),
   apiNetwork: z.enum(DDNS_API_NETWORKS).default('auto'),
   /** Proxy for the provider's API (never for the IP URLs: they must see the real address). */
-  proxy: proxySchema,
-  webhook: z.object(webhookShape).prefault({}),
+  proxy: proxySchema(PROXY_TYPES),
+  webhook: webhook.object.prefault({}),
 };
 
-type WebhookFields = z.infer<z.ZodObject<typeof webhookShape>>;
 type TaskFields = z.infer<z.ZodObject<typeof taskShape>>;
 
 function add(
@@ -345,28 +305,8 @@ function add(
   ctx.addIssue({ code: 'custom', path, message, params });
 }
 
-function checkHeaders(list: string[], ctx: z.RefinementCtx, path: (string | number)[]): void {
-  list.forEach((h, i) => {
-    if (h !== '' && h.indexOf(':') < 1) add(ctx, [...path, i], 'headerInvalid');
-  });
-}
-
-function checkWebhook(w: WebhookFields, ctx: z.RefinementCtx, at: (string | number)[], force = false): void {
-  if (!w.enabled && !force) return;
-  if (w.url === '') add(ctx, [...at, 'url'], 'webhookUrlRequired');
-  else if (!isHttpUrl(w.url.replace(/#\{\w+\}/g, 'x'))) add(ctx, [...at, 'url'], 'urlInvalid');
-  if (w.method === '') add(ctx, [...at, 'method'], 'webhookMethodRequired');
-  if (!['none', 'dns'].includes(w.proxy.type)) {
-    if (w.proxy.address === '') add(ctx, [...at, 'proxy', 'address'], 'webhookProxyAddressRequired');
-    else if (!isHostPort(w.proxy.address)) add(ctx, [...at, 'proxy', 'address'], 'proxyAddressInvalid');
-  }
-  if (!w.disableSuccessCheck && w.successStrings.filter((s) => s !== '').length === 0)
-    add(ctx, [...at, 'successStrings'], 'successStringsRequired');
-  checkHeaders(w.headers, ctx, [...at, 'headers']);
-}
-
 /** The webhook of the "test webhook" call: checked as if it were switched on. */
-export const ddnsWebhookTestSchema = z.object(webhookShape).superRefine((w, ctx) => checkWebhook(w, ctx, [], true));
+export const ddnsWebhookTestSchema = webhook.testSchema;
 
 const FIELD_CODE: Record<DdnsCredentialField, DdnsErrorCode> = {
   id: 'idRequired',
@@ -393,10 +333,9 @@ function checkDns(t: TaskFields, ctx: z.RefinementCtx): void {
     const c = d.callback;
     if (c.method === '') add(ctx, ['dns', 'callback', 'method'], 'callbackMethodRequired');
     if (c.url === '') add(ctx, ['dns', 'callback', 'url'], 'callbackUrlRequired');
-    else if (!isHttpUrl(c.url.replace(/#\{\w+\}/g, 'x'))) add(ctx, ['dns', 'callback', 'url'], 'urlInvalid');
-    if (!c.disableSuccessCheck && c.successStrings.filter((s) => s !== '').length === 0)
-      add(ctx, ['dns', 'callback', 'successStrings'], 'successStringsRequired');
-    checkHeaders(c.headers, ctx, ['dns', 'callback', 'headers']);
+    else if (!isTemplateUrl(c.url)) add(ctx, ['dns', 'callback', 'url'], 'urlInvalid');
+    checkSuccessStrings(c, ctx, ['dns', 'callback']);
+    checkHeaderLines(c.headers, ctx, ['dns', 'callback', 'headers']);
   }
 }
 
@@ -442,7 +381,7 @@ function checkTask(t: TaskFields, ctx: z.RefinementCtx): void {
   t.dnsServers.forEach((s, i) => {
     if (s !== '' && !isDnsServer(s)) add(ctx, ['dnsServers', i], 'dnsServerInvalid');
   });
-  checkWebhook(t.webhook, ctx, ['webhook']);
+  webhook.check(t.webhook, ctx, ['webhook']);
 }
 
 const TASK_KEY = /^[A-Za-z0-9]{1,32}$/;
@@ -496,10 +435,10 @@ export const ddnsSettingsPatchSchema = z.object({
 
 /** Whole-value secrets of the slice: read as SECRET_MASK, kept when sent back so (the supervisor). */
 export const DDNS_SECRETS = [
-  'webhook.proxy.password',
+  ...WEBHOOK_SECRETS.map((p) => `webhook.${p}` as const),
   'tasks.*.dns.secret',
   'tasks.*.proxy.password',
-  'tasks.*.webhook.proxy.password',
+  ...WEBHOOK_SECRETS.map((p) => `tasks.*.webhook.${p}` as const),
 ] as const;
 
 /**
@@ -508,17 +447,11 @@ export const DDNS_SECRETS = [
  * changed).
  */
 export const DDNS_FREE_TEXT_SECRETS = [
-  'webhook.url',
-  'webhook.headers',
-  'webhook.body',
+  ...WEBHOOK_FREE_TEXT_SECRETS.map((p) => `webhook.${p}` as const),
   'tasks.*.dns.server',
-  'tasks.*.dns.callback.url',
-  'tasks.*.dns.callback.headers',
-  'tasks.*.dns.callback.body',
+  ...WEBHOOK_FREE_TEXT_SECRETS.map((p) => `tasks.*.dns.callback.${p}` as const),
   'tasks.*.ipSource.urls',
-  'tasks.*.webhook.url',
-  'tasks.*.webhook.headers',
-  'tasks.*.webhook.body',
+  ...WEBHOOK_FREE_TEXT_SECRETS.map((p) => `tasks.*.webhook.${p}` as const),
 ] as const;
 
 export type DdnsWebhook = z.infer<typeof ddnsWebhookSchema>;
@@ -530,12 +463,21 @@ export type DdnsSettingsPatch = z.infer<typeof ddnsSettingsPatchSchema>;
 export type DdnsConfig = z.infer<typeof ddnsConfigSchema>;
 export type DdnsRecordType = (typeof DDNS_RECORD_TYPES)[number];
 
-/** POST /api/ddns/webhook/test: the webhook as the dialog holds it (checked as if switched on), and its task. */
-export const ddnsWebhookTestBodySchema = z.object({
-  webhook: ddnsWebhookTestSchema,
-  /** Task key (its stored secrets fill masked fields); `''` = the global webhook. */
-  key: z.string().max(32).default(''),
+/** POST /api/ddns/webhook/test: the webhook as the dialog holds it (checked as if switched on), and its task's key. */
+export const ddnsWebhookTestBodySchema = webhook.testBodySchema;
+
+/**
+ * The action `syncNow` other modules invoke (STUN with the public address it just learned): sync
+ * the task with the provider now; the address of the task's family, when given, is used instead of
+ * the task's own IP source for this sync.
+ */
+export const ddnsSyncNowInputSchema = z.object({
+  /** The task's key. */
+  task: z.string().max(32),
+  ipv4: z.string().trim().refine(isIpv4, 'ipInvalid').optional(),
+  ipv6: z.string().trim().refine(isIpv6, 'ipInvalid').optional(),
 });
+export type DdnsSyncNowInput = z.infer<typeof ddnsSyncNowInputSchema>;
 
 /** POST /api/ddns/tasks/:key/sync — `wait=1` answers when the check is done. */
 export const ddnsSyncQuerySchema = z.object({ wait: z.stringbool().default(false) });
@@ -572,15 +514,9 @@ export interface DdnsDomainState {
   history: DdnsDomainHistory[];
 }
 
-export interface DdnsWebhookResult {
-  time: string;
-  ok: boolean;
+export interface DdnsWebhookResult extends WebhookCallView {
   /** `task`: the task's own webhook; `global`: the global one. */
   target: 'task' | 'global';
-  attempts: number;
-  status?: number;
-  /** webhookOk, or webhookCallError with its cause. */
-  reason: CodedText;
 }
 
 export interface DdnsTaskState {
@@ -638,15 +574,7 @@ export interface DdnsSettingsResponse {
   settings: DdnsSettings;
 }
 /** POST /api/ddns/webhook/test */
-export interface DdnsWebhookTestResponse {
-  ret: 0;
-  ok: boolean;
-  status?: number;
-  /** webhookOk, or webhookCallError with its cause. */
-  reason: CodedText;
-  /** The answer's body (first 4 KB). */
-  response: string;
-}
+export type DdnsWebhookTestResponse = WebhookTestResponse;
 
 /** A new task as the add dialog starts it. */
 export function defaultDdnsTask(recordType: DdnsRecordType = 'A'): DdnsTaskInput {

@@ -1,6 +1,7 @@
 // Dynamic DNS (`ddns`): providers and what each needs, the sync statuses, built-in lists
 // (multi-level suffixes, public-IP echo URLs, resolvers) and the callback presets the add
 // dialog fills in. Data only, shared by the form and the server.
+import type { HttpMethod, WebhookPreset } from '../contract/webhook.js';
 
 export const DDNS_PROVIDERS = [
   'alidns',
@@ -180,11 +181,9 @@ export const DDNS_DEFAULT_IPV6_RESOLVERS: readonly string[] = [
 /** Where OpenWrt's odhcpd writes its lease file by default (`option leasefile`). */
 export const DDNS_DEFAULT_ODHCPD_FILE = '/tmp/hosts/odhcpd';
 
-export const DDNS_HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
 export interface DdnsCallbackPreset {
   id: string;
-  method: (typeof DDNS_HTTP_METHODS)[number];
+  method: HttpMethod;
   /** URL template per record type; `#{secret}`/`#{id}` come from the task's credentials. */
   url: { A: string; AAAA: string };
   headers: string[];
@@ -277,17 +276,8 @@ export const DDNS_CALLBACK_PRESETS: readonly DdnsCallbackPreset[] = [
   },
 ];
 
-export interface DdnsWebhookPreset {
-  id: string;
-  method: (typeof DDNS_HTTP_METHODS)[number];
-  url: string;
-  headers: string[];
-  body: string;
-  successStrings: string[];
-}
-
 /** Webhook templates the dialog offers (`<key>` is for the user to replace). */
-export const DDNS_WEBHOOK_PRESETS: readonly DdnsWebhookPreset[] = [
+export const DDNS_WEBHOOK_PRESETS: readonly WebhookPreset[] = [
   {
     id: 'serverchan',
     method: 'POST',

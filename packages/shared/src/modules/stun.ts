@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { Coded, LogEntryView } from '../contract/coded.js';
 import { moduleSwitchShape } from '../contract/switch.js';
+import { type WebhookCallView, type WebhookTestResponse, webhookSchemas } from '../contract/webhook.js';
 import { isHttpUrl, isIpv4, isTargetAddress } from '../net.js';
-import { ddnsWebhookSchema } from './ddns.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
 
 export const STUN_LIMITS = {
@@ -76,9 +76,16 @@ export const STUN_MESSAGES = {
   localPortTaken: '{protocol} local port {port} is already used by rule {rule}',
   ruleNotFound: 'no such rule',
   moduleDisabled: 'STUN module disabled',
+  natTypeFailed: 'NAT type detection failed: {detail}',
+  gatewaysFailed: 'UPnP discovery failed: {detail}',
   webhookUrlRequired: 'the webhook address is required',
   webhookMethodRequired: 'the webhook method is required',
   webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
+  // The rest of the webhook's checks (the DDNS webhook schema): named here so a refusal keeps its code.
+  urlInvalid: 'not an http(s) URL',
+  proxyAddressInvalid: 'the proxy address is host:port',
+  successStringsRequired: 'the success string must not be empty unless the success check is disabled',
+  headerInvalid: 'a header line is Name:Value',
 } as const;
 export type StunIssueCode = keyof typeof STUN_MESSAGES;
 export type StunErrorCode = StunIssueCode | GenericIssueCode;
@@ -119,8 +126,9 @@ const gateway = z
   .refine((s) => s === '' || isIpv4(s) || isHttpUrl(s), 'gatewayInvalid')
   .default('');
 
-/** The webhook: the same fields, template and test button as DDNS webhooks. */
-const webhook = ddnsWebhookSchema.prefault({});
+/** The webhook: the same fields, template, test button and history as DDNS webhooks (core). */
+export const stunWebhook = webhookSchemas();
+const webhook = stunWebhook.schema.prefault({});
 
 const settingsShape = {
   /** The module switch (run by the supervisor); off by default: a rule opens a port to the internet. */
@@ -239,7 +247,7 @@ export const stunSettingsPatchSchema = z.object({
   keepAliveUrl: settingsShape.keepAliveUrl.unwrap().optional(),
   heartbeatSec: settingsShape.heartbeatSec.unwrap().optional(),
   retrySec: settingsShape.retrySec.unwrap().optional(),
-  webhook: ddnsWebhookSchema.optional(),
+  webhook: stunWebhook.schema.optional(),
 });
 
 /** The config slice; `{}` parses to the module switched off with no rules. */
@@ -295,11 +303,8 @@ export const stunNatTypeBodySchema = z.object({
 });
 export type StunNatTypeBody = z.input<typeof stunNatTypeBodySchema>;
 
-/** POST /api/stun/webhook/test: the webhook as the dialog holds it, and its rule ('' = global). */
-export const stunWebhookTestBodySchema = z.object({
-  webhook: ddnsWebhookSchema,
-  rule: z.string().max(32).default(''),
-});
+/** POST /api/stun/webhook/test: the webhook as the dialog holds it, and its rule's key ('' = the global webhook). */
+export const stunWebhookTestBodySchema = stunWebhook.testBodySchema;
 
 // ---- words the server writes for the UI --------------------------------------------------------
 
@@ -307,11 +312,9 @@ export const stunWebhookTestBodySchema = z.object({
 export const STUN_REASONS = {
   moduleDisabled: 'STUN module disabled',
   channelBroken: 'penetration channel malfunction: {detail}',
-  notPenetrated: 'not penetrated',
+  notPenetrated: 'not penetrated: {detail}',
   notObtained: 'not yet obtained',
   webhookCallError: 'webhook call error',
-  webhookOk: 'the call succeeded',
-  answerNotSuccess: 'the answer (HTTP {status}) does not contain a success string',
   allServersFailed: 'no STUN server answered: {detail}',
   serverFailed: '{server}: {detail}',
   nativeHelperMissing: 'TCP needs the native socket helper, which is not built: {detail}',
@@ -325,6 +328,8 @@ export const STUN_REASONS = {
   firewallFailed: 'the host firewall could not be opened: {detail}',
   rulesFailed: '{count} rule(s) have no working mapping; see the STUN list',
   ddnsSyncFailed: 'DDNS task {task}: {detail}',
+  ddnsSynced: 'DDNS task {task} updated with {address}',
+  scriptOk: 'the script ran: {output}',
   scriptFailed: 'the script failed: {detail}',
 } as const;
 export type StunReasonCode = keyof typeof STUN_REASONS;
@@ -447,6 +452,8 @@ export interface StunRuleView extends StunRule {
   natType?: StunNatTypeView;
   /** The last webhook/script/DDNS outcomes. */
   lastNotify?: { at: number; webhook?: Coded; script?: Coded; ddns?: Coded };
+  /** The rule's recent webhook calls, newest first. */
+  webhookHistory: WebhookCallView[];
   /** The newest `logShowLatest` log lines, newest first. */
   lastLogs: LogEntryView[];
 }
@@ -503,13 +510,6 @@ export interface StunDdnsTasksResponse {
   tasks: Array<{ key: string; name: string }>;
 }
 /** POST /api/stun/webhook/test */
-export interface StunWebhookTestResponse {
-  ret: 0;
-  ok: boolean;
-  status?: number;
-  reason: Coded & { text: string };
-  response: string;
-  request: { method: string; url: string; body?: string };
-}
+export type StunWebhookTestResponse = WebhookTestResponse;
 
 export type StunLogEntry = LogEntryView;

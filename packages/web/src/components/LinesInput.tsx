@@ -15,6 +15,14 @@ export interface LinesInputProps {
 
 export const linesOf = (text: string): string[] => text.split(/\r?\n/);
 
+/** Text of a list for a plain text area: one entry per line. */
+export const joinLines = (list: readonly string[] | undefined) => (list ?? []).join('\n');
+/** Entries of a plain text area: trimmed lines, blanks dropped (what is sent). */
+export const splitLines = (text: string | undefined) =>
+  linesOf(text ?? '')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 export function LinesInput({ value = [], onChange, id, placeholder, rows = 3, ...rest }: LinesInputProps) {
   return (
     <Input.TextArea

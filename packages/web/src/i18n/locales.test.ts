@@ -18,8 +18,11 @@ import {
   NETWORK_TYPES,
   PORTFORWARD_LOG_LEVELS,
   PORTFORWARD_MESSAGES,
+  PROXY_TYPES,
   REVERSEPROXY_MESSAGES,
   TLS_MODES,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_REASONS,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
 import enUS from './en_US.json';
@@ -92,8 +95,13 @@ describe('locale files', () => {
       ...ACCESS_MODES.flatMap((m) => [`portforward.access_${m}`, `portforward.accessHelp_${m}`]),
       ...Object.values(PORTFORWARD_LOG_LEVELS).map((l) => `common.logLevel_${l}`),
       ...['running', 'starting', 'error', 'disabled', 'stopped'].map((s) => `portforward.state_${s}`),
-      ...Object.keys(DDNS_MESSAGES).map((c) => `ddns.err_${c}`),
+      ...Object.keys(DDNS_MESSAGES)
+        .filter((c) => !Object.hasOwn(WEBHOOK_MESSAGES, c))
+        .map((c) => `ddns.err_${c}`),
       ...Object.keys(DDNS_REASONS).map((c) => `ddns.reason_${c}`),
+      ...Object.keys(WEBHOOK_MESSAGES).map((c) => `webhook.err_${c}`),
+      ...Object.keys(WEBHOOK_REASONS).map((c) => `webhook.reason_${c}`),
+      ...PROXY_TYPES.map((x) => `webhook.proxy_${x}`),
       ...Object.keys(DDNS_LOG_MESSAGES).map((c) => `ddns.log_${c}`),
       ...DDNS_SYNC_STATUSES.map((s) => `ddns.sync_${s}`),
       ...DDNS_PROVIDERS.flatMap((p) => [`ddns.provider_${p}`, `ddns.providerHelp_${p}`]),

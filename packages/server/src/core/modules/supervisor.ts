@@ -5,6 +5,7 @@ import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, fieldFailure } from '../http/reply.js';
 import type { Logger } from '../logs/logger.js';
 import { clashReason, type PortRegistry } from '../net/portRegistry.js';
+import { type ActionHost, moduleActions } from './actions.js';
 import type {
   ModuleContext,
   ModuleDefinition,
@@ -47,7 +48,7 @@ export interface SupervisorServices extends Omit<ModuleServices, 'ports'> {
  * the port registry) → apply to the runtime → save. A change that fails to apply is rolled back
  * in the runtime and never reaches the file; other modules are untouched.
  */
-export class ModuleSupervisor {
+export class ModuleSupervisor implements ActionHost {
   private slots = new Map<ModuleKey, Slot>();
 
   constructor(
@@ -119,6 +120,12 @@ export class ModuleSupervisor {
 
   runtimeOf(key: ModuleKey): ModuleRuntime<unknown> | undefined {
     return this.slots.get(key)?.runtime;
+  }
+
+  /** The runtime while the module runs (not starting, stopped, off or in error): what an action runs on. */
+  runningRuntime(key: ModuleKey): ModuleRuntime<unknown> | undefined {
+    const slot = this.slots.get(key);
+    return slot?.state === 'running' ? slot.runtime : undefined;
   }
 
   /** Switch a module on or off (its slice's `enabled`), through the same path as every save. */
@@ -270,6 +277,7 @@ export class ModuleSupervisor {
         return t;
       },
       saveConfig: (next) => this.saveConfig(key, next),
+      actions: moduleActions(this, key),
       certs: this.services.certs,
       firewall: this.services.firewall,
       ports: this.services.ports,

@@ -7,6 +7,7 @@ import type { Logger } from '../logs/logger.js';
 import type { ListenerLimits } from '../net/connGuard.js';
 import type { HostFirewall } from '../net/firewall.js';
 import type { PortClaim, PortRegistry } from '../net/portRegistry.js';
+import type { ModuleAction, ModuleActions } from './actions.js';
 
 /** `disabled`: the module's switch (`enabled` in its slice) is off; it does not run. */
 export type ModuleState = 'stopped' | 'starting' | 'running' | 'error' | 'disabled';
@@ -48,6 +49,8 @@ export interface ModuleContext extends ModuleServices {
   setInterval(fn: () => void, ms: number): NodeJS.Timeout;
   /** Validate → apply → save this module's slice of the config. */
   saveConfig(next: unknown): Promise<void>;
+  /** What other modules offer (actions.ts): `invoke` answers a coded refusal, never throws. */
+  actions: ModuleActions;
 }
 
 export interface ModuleRuntime<C> {
@@ -93,6 +96,8 @@ export interface ModuleDefinition<C extends { enabled: boolean } = { enabled: bo
   /** Checks across modules before anything is applied or saved; the first problem refuses the save. */
   validate?(config: C, ctx: ValidateContext): FieldIssue<string> | undefined;
   createRuntime(ctx: ModuleContext): ModuleRuntime<C>;
+  /** What other modules may ask of this one (`ctx.actions.invoke(key, name, input)`), by name. */
+  actions?: Readonly<Record<string, ModuleAction<C, unknown>>>;
   /** REST routes under /api/<key>/…; `api.runtime()` is the live instance. */
   routes?(registry: Routes, api: ModuleApi<C>): void;
 }

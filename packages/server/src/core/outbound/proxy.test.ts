@@ -1,20 +1,18 @@
 // Provider calls through the proxies a task can set: SOCKS5 (with and without a password,
 // the name resolved by the proxy) and HTTP CONNECT, to an HTTPS stub whose certificate is
 // still checked through the tunnel. The proxies here are minimal RFC 1928/1929 and
-// RFC 9110 CONNECT servers written for the test.
-import http from 'node:http';
+// RFC 9110 CONNECT servers written for the tests.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectProxy } from '../../../test/connect-proxy.js';
 import { type Stub, startStub } from '../../../test/dns-provider-stubs.js';
 import { HttpClients } from './client.js';
 
 let stub: Stub;
 let socksPort = 0;
-let connectPort = 0;
 const socksSeen: string[] = [];
-const connectSeen: string[] = [];
 let socks: net.Server;
-let connectProxy: http.Server;
+let connectProxy: Awaited<ReturnType<typeof startConnectProxy>>;
 
 function socksServer(user?: string, pass?: string): net.Server {
   return net.createServer((c) => {
@@ -61,24 +59,12 @@ beforeAll(async () => {
   socks = socksServer('alice', 's3cret');
   await new Promise<void>((r) => socks.listen(0, '127.0.0.1', r));
   socksPort = (socks.address() as net.AddressInfo).port;
-  connectProxy = http.createServer((_q, s) => s.writeHead(405).end());
-  connectProxy.on('connect', (req, sock) => {
-    connectSeen.push(`${req.url} ${req.headers['proxy-authorization'] ?? ''}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const up = net.connect(Number(port), host, () => {
-      sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      up.pipe(sock);
-      sock.pipe(up);
-    });
-    up.on('error', () => sock.destroy());
-  });
-  await new Promise<void>((r) => connectProxy.listen(0, '127.0.0.1', r));
-  connectPort = (connectProxy.address() as net.AddressInfo).port;
+  connectProxy = await startConnectProxy();
 });
 afterAll(async () => {
   await stub.close();
   socks.close();
-  connectProxy.close();
+  await connectProxy.close();
 });
 
 describe('proxies', () => {
@@ -109,10 +95,10 @@ describe('proxies', () => {
   it('HTTP CONNECT with Basic proxy auth', async () => {
     const c = new HttpClients({ ca: stub.ca });
     try {
-      const proxy = { type: 'http' as const, address: `127.0.0.1:${connectPort}`, user: 'bob', password: 'pw' };
+      const proxy = { type: 'http' as const, address: connectProxy.address, user: 'bob', password: 'pw' };
       const r = await c.request({ proxy }, { url: `${stub.url}/through-connect`, timeoutMs: 3000 });
       expect(JSON.parse(r.text).path).toBe('/through-connect');
-      expect(connectSeen[0]).toBe(
+      expect(connectProxy.seen[0]).toBe(
         `127.0.0.1:${new URL(stub.url).port} Basic ${Buffer.from('bob:pw').toString('base64')}`,
       );
     } finally {

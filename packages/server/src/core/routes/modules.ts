@@ -1,12 +1,16 @@
-import { enabledBodySchema, MODULE_KEYS, type ModuleKey } from '@lucky/shared';
+import { enabledBodySchema, MODULE_KEYS, type ModuleActionsResponse, type ModuleKey } from '@lucky/shared';
 import { z } from 'zod';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { notFound } from '../http/reply.js';
+import { moduleActions } from '../modules/actions.js';
 
 const keyParams = z.object({ key: z.enum(MODULE_KEYS) });
 
-/** The module switch every module has (its slice's `enabled`), and each module's true state. */
+/**
+ * The module switch every module has (its slice's `enabled`), each module's true state, and the
+ * actions modules offer each other (for the pickers of a screen).
+ */
 export function registerModuleRoutes(r: RouteRegistry, core: Core): void {
   const known = (key: string): ModuleKey => {
     const parsed = keyParams.safeParse({ key });
@@ -41,5 +45,14 @@ export function registerModuleRoutes(r: RouteRegistry, core: Core): void {
       const status = core.modules.status().find((s) => s.key === key);
       return { ret: 0, status: { ...status, enabled: input.body.enabled } };
     },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/modules/actions',
+    access: 'token',
+    summary:
+      "Modules: the actions modules offer each other (DDNS syncNow …), each with its module's switch and the items it can act on",
+    handler: (): ModuleActionsResponse => ({ ret: 0, list: moduleActions(core.modules, 'api').list() }),
   });
 }

@@ -1,10 +1,11 @@
 // The custom callback: the user's request template (see DDNS_CALLBACK_PRESETS for the free
 // services) with #{ip}, #{domain}, #{sub}, #{root}, #{recordType}, #{ttl}, #{id}, #{secret}
 // and the line's ?params. A callback cannot tell "changed" from "unchanged": success = updated.
-// It is this module's own way to set an address, beside the core's provider APIs (`ctx.dns`).
-import { type CodedText, type DdnsTask, ddnsReason } from '@lucky/shared';
+// It is this module's own way to set an address, beside the core's provider APIs (`ctx.dns`); the
+// request template is the core's (core/webhook/template.ts), as for webhooks.
+import { type CodedText, type DdnsTask, webhookReason } from '@lucky/shared';
 import { type DnsClientOptions, type DnsName, type DnsProvider, ProviderError } from '../../core/dns/index.js';
-import { buildTemplateRequest, isSuccessAnswer, type TemplateVars } from './template.js';
+import { buildTemplateRequest, isSuccessAnswer, type TemplateVars } from '../../core/webhook/template.js';
 
 /** The callback's answer was not a success: its status and the start of its body, coded. */
 export class CallbackRefused extends ProviderError {
@@ -54,7 +55,7 @@ export function callbackProvider(dns: DdnsTask['dns'], o: DnsClientOptions): Pic
       if (!isSuccessAnswer(res, c.successStrings, c.disableSuccessCheck, vars)) {
         const answer = res.text.slice(0, 200);
         throw new CallbackRefused(
-          ddnsReason('answerNotSuccess', { status: res.status, ...(answer ? { detail: answer } : {}) }),
+          webhookReason('answerNotSuccess', { status: res.status, ...(answer ? { detail: answer } : {}) }),
         );
       }
       return 'updated';

@@ -7,6 +7,7 @@ import {
   ddnsTaskSchema,
 } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
+import { ddnsActions } from './actions.js';
 import { registerDdnsRoutes } from './routes.js';
 import { type DdnsModuleOptions, DdnsRuntime } from './runtime.js';
 
@@ -16,7 +17,8 @@ export type { DdnsModuleOptions } from './runtime.js';
  * Dynamic DNS: tasks that keep DNS records in step with the public IP. The slice's `enabled` is
  * the module switch (off by default): the supervisor runs the scheduler only while it is on.
  * `options` are for tests and the benchmark only (provider stubs, a faster clock); the program
- * uses `ddnsModule`. No listener, so no ports.
+ * uses `ddnsModule`. No listener, so no ports. Other modules may ask it to sync a task now
+ * (`syncNow`, actions.ts).
  */
 export function createDdnsModule(options: DdnsModuleOptions = {}): ModuleDefinition<DdnsConfig> {
   // Made once at program start: the first round waits the first-check delay from here.
@@ -45,6 +47,7 @@ export function createDdnsModule(options: DdnsModuleOptions = {}): ModuleDefinit
       }),
     createRuntime: (ctx) => new DdnsRuntime(ctx, { ...options, bootAt }),
     routes: registerDdnsRoutes,
+    actions: ddnsActions,
   };
 }
 

@@ -25,22 +25,15 @@ import type { Routes } from '../../core/http/registry.js';
 import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
-import { HttpClients } from '../../core/outbound/client.js';
+import { testWebhook } from '../../core/webhook/call.js';
+import { restoreWebhook, scrubDeep } from '../../core/webhook/secrets.js';
 import { suffixSet } from './domains.js';
+import { proxyOf } from './providerContext.js';
 import { DdnsRuntime } from './runtime.js';
-import {
-  maskSettings,
-  maskTask,
-  restoreTaskText,
-  restoreWebhook,
-  restoreWebhookText,
-  scrubDeep,
-  secretsOf,
-  webhookSecrets,
-} from './secrets.js';
+import { maskSettings, maskTask, restoreTaskText, restoreWebhookText, secretsOf } from './secrets.js';
 import { TaskState } from './state.js';
 import { refreshDomains } from './taskSync.js';
-import { callWebhook, demoVars } from './webhook.js';
+import { demoVars } from './webhookVars.js';
 
 type RefusalCode = 'taskNotFound' | 'serviceOff' | 'taskDisabled';
 const STATUS: Record<RefusalCode, number> = { taskNotFound: 404, serviceOff: 409, taskDisabled: 409 };
@@ -221,23 +214,12 @@ export function registerDdnsRoutes(r: Routes, api: ModuleApi<DdnsConfig>): void 
       const task = input.body.key ? find(config, input.body.key) : undefined;
       const w = restoreWebhook(input.body.webhook, task ? task.webhook : config.webhook);
       const rt = live();
-      const http = rt ? undefined : new HttpClients();
-      try {
-        const r = rt
-          ? await rt.testWebhook(w, task?.proxy)
-          : await callWebhook(
-              w,
-              demoVars(new Date()),
-              { http: http!, taskProxy: task?.proxy, delay: async () => {} },
-              0,
-            );
-        // The answer may echo what was sent (a token in the URL, a header): masked like a read.
-        const secrets = [...webhookSecrets(w), ...(task ? secretsOf(task) : [])].sort((a, b) => b.length - a.length);
-        const { reason, response } = scrubDeep({ reason: r.reason, response: r.response }, secrets);
-        return { ret: 0, ok: r.ok, ...(r.status !== undefined ? { status: r.status } : {}), reason, response };
-      } finally {
-        await http?.close();
-      }
+      return testWebhook(
+        w,
+        demoVars(new Date()),
+        { http: rt?.http, signal: rt?.signal, moduleProxy: () => (task ? proxyOf(task.proxy) : undefined) },
+        task ? secretsOf(task) : [],
+      );
     },
   });
 

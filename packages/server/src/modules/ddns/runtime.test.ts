@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type DdnsConfig, ddnsConfigSchema } from '@lucky/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { recorder } from '../../../test/ddns-helpers.js';
+import { recorder } from '../../../test/http-recorder.js';
 import { testModuleContext } from '../../../test/module-context.js';
 import { waitFor } from '../../../test/wait.js';
 import { silentLogger } from '../../core/logs/logger.js';

@@ -5,16 +5,25 @@
 // The module switch is the supervisor's: this runs only while it is on (off, there is no runtime,
 // no timer and no task state).
 import { setMaxListeners } from 'node:events';
-import type { DdnsConfig, DdnsLogsResponse, DdnsTask, DdnsTaskState, DdnsWebhook } from '@lucky/shared';
+import {
+  type ActionResult,
+  type DdnsConfig,
+  type DdnsLogsResponse,
+  type DdnsSyncNowInput,
+  type DdnsTask,
+  type DdnsTaskState,
+  type DdnsWebhookResult,
+  ddnsIssues,
+} from '@lucky/shared';
 import { createDnsService, type DnsService } from '../../core/dns/index.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
 import { HttpClients } from '../../core/outbound/client.js';
+import { WebhookHistory } from '../../core/webhook/history.js';
 import { suffixSet } from './domains.js';
 import type { IpResult } from './ipSources/index.js';
 import { TaskState } from './state.js';
-import { refreshDomains, type SyncEnv, syncTask } from './taskSync.js';
-import { callWebhook, demoVars, type WebhookOutcome } from './webhook.js';
+import { refreshDomains, type SyncEnv, type SyncOptions, syncTask } from './taskSync.js';
 
 /** Options for tests and the benchmark; none of them is a user setting. */
 export interface DdnsModuleOptions {
@@ -42,13 +51,17 @@ export interface DdnsModuleOptions {
 export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   private config!: DdnsConfig;
   private readonly states = new Map<string, TaskState>();
-  private http!: HttpClients;
+  private readonly webhooks = new WebhookHistory<DdnsWebhookResult>();
+  /** The module's HTTP clients (the webhook test button calls through them while the module runs). */
+  http!: HttpClients;
   private timer?: NodeJS.Timeout;
   private round?: Promise<void>;
   private roundStarted?: number;
   private nextRound?: number;
   private stopped = false;
   private readonly abort = new AbortController();
+  /** Aborted when the module stops. */
+  readonly signal = this.abort.signal;
   private readonly second: number;
   private readonly dns: DnsService;
 
@@ -111,7 +124,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
 
   /** Live state of a task (domains in the task's order, statuses, histories). */
   view(key: string): DdnsTaskState {
-    return this.state(key).view();
+    return this.state(key).view(this.webhooks.of(key));
   }
 
   /** A page of a task's log, newest first. */
@@ -121,28 +134,48 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
 
   /**
    * Checks one task now. `forced` asks the provider for every record even when the IP did not
-   * change. Runs of one task never overlap: this waits for a running one.
+   * change; `address` replaces the task's IP source for this check. Runs of one task never
+   * overlap: this waits for a running one.
    */
-  runTask(key: string, forced = false): Promise<void> {
+  runTask(key: string, forced = false, address?: SyncOptions['address']): Promise<void> {
     const st = this.state(key);
     const run = st.chain.then(async () => {
       const task = this.config.tasks.find((t) => t.key === key);
       if (!task?.enabled || this.stopped) return;
-      await syncTask(task, st, this.env(), { forced });
+      await syncTask(task, st, this.env(), { forced, address });
       this.settle(key);
     });
     st.chain = run.catch(() => {});
     return run;
   }
 
-  /** The "test webhook" button: one call with demo data, no retries. */
-  testWebhook(w: DdnsWebhook, taskProxy?: DdnsTask['proxy']): Promise<WebhookOutcome> {
-    return callWebhook(
-      w,
-      demoVars(new Date()),
-      { http: this.http, taskProxy, signal: this.abort.signal, delay: async () => {} },
-      0,
-    );
+  /**
+   * The `syncNow` action: the task checked with its provider now (every record), with the given
+   * address of its family instead of its IP source. Answers what came of it: a refusal when the
+   * task is missing or off, the IP error or the first failed record's reason, else ok.
+   */
+  async syncNow(input: DdnsSyncNowInput, caller: string): Promise<ActionResult> {
+    const task = this.config.tasks.find((t) => t.key === input.task);
+    const refused = (code: 'taskNotFound' | 'taskDisabled'): ActionResult => ({
+      ok: false,
+      reason: { code, params: { task: input.task } },
+      detail: `${ddnsIssues.describe(code)}: ${input.task}`,
+    });
+    if (!task) return refused('taskNotFound');
+    if (!task.enabled) return refused('taskDisabled');
+    const ip = task.recordType === 'A' ? input.ipv4 : input.ipv6;
+    await this.runTask(task.key, true, ip ? { ip, module: caller } : undefined);
+    const state = this.view(task.key);
+    if (state.ipError) return { ok: false, reason: state.ipError, detail: state.ipError.text };
+    const failed = state.domains.find((d) => d.status === 'failed');
+    if (failed)
+      return {
+        ok: false,
+        reason: failed.reason,
+        detail: `${failed.fqdn || failed.line}: ${failed.reason?.text ?? 'failed'}`,
+      };
+    const n = state.domains.length;
+    return { ok: true, detail: `${n === 1 ? '1 record holds' : `${n} records hold`} ${state.ip}` };
   }
 
   /** A whole round (also what the benchmark drives); resolves when every task is done. */
@@ -177,6 +210,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
       log: this.ctx.log,
       suffixes: suffixSet(this.config.multiLevelSuffixes),
       globalWebhook: this.config.webhook,
+      webhooks: this.webhooks,
       endpoints: this.options.endpoints,
       signal: this.abort.signal,
       ipCache,
@@ -210,6 +244,7 @@ export class DdnsRuntime implements ModuleRuntime<DdnsConfig> {
   private syncStates(): void {
     const keys = new Set(this.config.tasks.map((t) => t.key));
     for (const k of this.states.keys()) if (!keys.has(k)) this.states.delete(k);
+    this.webhooks.keep(keys);
     const suffixes = suffixSet(this.config.multiLevelSuffixes);
     const now = (this.options.now ?? Date.now)();
     for (const t of this.config.tasks) {

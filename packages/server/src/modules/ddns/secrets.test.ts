@@ -13,7 +13,8 @@ import {
   urlPieces,
 } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
-import { maskTask, restoreTaskText, restoreWebhook, scrub, secretsOf } from './secrets.js';
+import { restoreWebhook, scrub } from '../../core/webhook/secrets.js';
+import { maskTask, restoreTaskText, secretsOf } from './secrets.js';
 
 /** What a save does with a task sent back: the free text here, then the supervisor's keepSecrets. */
 function restoreTaskSecrets(input: Omit<DdnsTask, 'key'>, stored: DdnsTask): DdnsTask {

@@ -1,5 +1,6 @@
 // Live state of one task: its domains' sync statuses (with the last known record value, so an
-// unchanged IP needs no provider call), the IP and webhook histories and a short log. Kept in
+// unchanged IP needs no provider call), the IP history and a short log (the webhook history is
+// the runtime's, core/webhook/history.ts). Kept in
 // memory only: after a restart the first check asks the provider once per record. Everything it
 // says is coded (DDNS_REASONS, DDNS_LOG_MESSAGES) with its English text.
 import {
@@ -45,7 +46,6 @@ export class TaskState {
   lastForcedSync?: number;
   domains: DomainRuntime[] = [];
   ipHistory: { ip: string; time: number }[] = [];
-  webhookHistory: DdnsWebhookResult[] = [];
   /** The task's log: the same ring as every rule log, kept only while the module runs. */
   private readonly log = new RuleLog({ level: 4, capacity: DDNS_LIMITS.logLines.max, toConsole: false }, silentLogger);
   /** Serialises runs of this task (a manual sync waits for the running one). */
@@ -98,11 +98,6 @@ export class TaskState {
     this.ipHistory.length = Math.min(this.ipHistory.length, HISTORY);
   }
 
-  addWebhook(r: DdnsWebhookResult): void {
-    this.webhookHistory.unshift(r);
-    this.webhookHistory.length = Math.min(this.webhookHistory.length, HISTORY);
-  }
-
   /** A task log line (`ddnsLogLine`): 2 error, 3 warning, 4 info. */
   logLine(level: RuleLogLevel, line: CodedText, now: number): void {
     this.log.coded(level, line.code, line.params ?? {}, line.text, now);
@@ -114,7 +109,8 @@ export class TaskState {
     return { total: p.total, logs: p.logs as DdnsLogEntry[] };
   }
 
-  view(): DdnsTaskState {
+  /** The task's state as the API shows it, with its recent webhook calls. */
+  view(webhookHistory: DdnsWebhookResult[] = []): DdnsTaskState {
     return {
       running: this.running,
       ip: this.ip,
@@ -124,7 +120,7 @@ export class TaskState {
       lastForcedSync: iso(this.lastForcedSync),
       domains: this.domains.map(domainView),
       ipHistory: this.ipHistory.map((h) => ({ ip: h.ip, time: iso(h.time)! })),
-      webhookHistory: [...this.webhookHistory],
+      webhookHistory,
     };
   }
 }

@@ -2,19 +2,28 @@
 // get the IP → nothing to do for records known to hold it → otherwise optional DNS check →
 // provider find / create / update / no-op → statuses, histories, webhook. Every failure stays
 // inside this task and its domains.
-import { type CodedText, type DdnsTask, type DdnsWebhook, ddnsLogLine, ddnsReason } from '@lucky/shared';
+import {
+  type CodedText,
+  type DdnsTask,
+  type DdnsWebhook,
+  type DdnsWebhookResult,
+  ddnsLogLine,
+  ddnsReason,
+} from '@lucky/shared';
 import type { DnsService } from '../../core/dns/index.js';
 import type { Logger } from '../../core/logs/logger.js';
 import type { NetInterfaces } from '../../core/net/interfaces.js';
 import type { HttpClients } from '../../core/outbound/client.js';
+import { callWebhook } from '../../core/webhook/call.js';
+import { callView, type WebhookHistory } from '../../core/webhook/history.js';
 import { CallbackRefused, callbackProvider } from './callback.js';
 import { parseDomains } from './domains.js';
-import { getTaskIp, type IpResult } from './ipSources/index.js';
-import { clientOptions, type ProviderEnv, ttlFor } from './providerContext.js';
+import { canonicalIp, getTaskIp, type IpResult } from './ipSources/index.js';
+import { clientOptions, type ProviderEnv, proxyOf, ttlFor } from './providerContext.js';
 import { resolveOnServers } from './resolverCheck.js';
 import { scrubbingLogger, secretsOf } from './secrets.js';
 import { type DomainRuntime, sameReason, type TaskState } from './state.js';
-import { callWebhook, webhookVars } from './webhook.js';
+import { webhookVars } from './webhookVars.js';
 
 export interface SyncEnv {
   http: HttpClients;
@@ -23,6 +32,8 @@ export interface SyncEnv {
   log: Logger;
   suffixes: Set<string>;
   globalWebhook: DdnsWebhook;
+  /** Each task's recent webhook calls (by task key). */
+  webhooks: WebhookHistory<DdnsWebhookResult>;
   endpoints?: ProviderEnv['endpoints'];
   signal?: AbortSignal;
   /** Shared by the tasks of one round (an echo URL answers once per round). */
@@ -37,6 +48,8 @@ export interface SyncEnv {
 export interface SyncOptions {
   /** Ask the provider for every record, whatever is known (manual sync, force interval). */
   forced?: boolean;
+  /** The address to use instead of the task's IP source, and the module that gave it (`syncNow`). */
+  address?: { ip: string; module: string };
 }
 
 const IN_STEP = new Set(['ipSame', 'providerSame', 'dnsSame', 'ipUnchanged', 'succeeded']);
@@ -143,14 +156,17 @@ export async function syncTask(
   try {
     refreshDomains(task, state, env.suffixes);
     const family = task.recordType === 'A' ? 4 : 6;
-    const got = await getTaskIp(task.ipSource, family, {
-      http: env.http,
-      timeoutMs: task.httpTimeout * 1000,
-      signal: env.signal,
-      cache: env.ipCache,
-      interfaces: env.interfaces,
-      now: env.now,
-    });
+    const given = opts.address;
+    const got: IpResult = given
+      ? { ok: true, ip: canonicalIp(given.ip), from: given.module }
+      : await getTaskIp(task.ipSource, family, {
+          http: env.http,
+          timeoutMs: task.httpTimeout * 1000,
+          signal: env.signal,
+          cache: env.ipCache,
+          interfaces: env.interfaces,
+          now: env.now,
+        });
     state.lastCheck = env.now();
     if (!got.ok) {
       const repeated = sameReason(state.ipError, got.reason);
@@ -174,7 +190,7 @@ export async function syncTask(
     state.ipError = undefined;
     const ipChanged = got.ip !== state.ip;
     if (ipChanged) {
-      const from = sourceOf(task, got.from);
+      const from = given ? ddnsReason('fromModule', { module: given.module }) : sourceOf(task, got.from);
       const line = state.ip
         ? ddnsLogLine('ipChanged', { ip: got.ip, from, prev: state.ip })
         : ddnsLogLine('ipGot', { ip: got.ip, from });
@@ -229,15 +245,14 @@ async function maybeWebhook(
     failed: names(failed),
     now: new Date(env.now()),
   });
-  const r = await callWebhook(w, vars, { http: env.http, taskProxy: task.proxy, signal: env.signal, delay: env.delay });
-  state.addWebhook({
-    time: new Date(env.now()).toISOString(),
-    ok: r.ok,
-    target: own ? 'task' : 'global',
-    attempts: r.attempts,
-    ...(r.status !== undefined ? { status: r.status } : {}),
-    reason: r.reason,
+  const r = await callWebhook(w, vars, {
+    http: env.http,
+    // Proxy type `dns`: the task's provider proxy.
+    moduleProxy: () => proxyOf(task.proxy),
+    signal: env.signal,
+    delay: env.delay,
   });
+  env.webhooks.add(task.key, { ...callView(r, new Date(env.now())), target: own ? 'task' : 'global' });
   if (!r.ok) {
     const line = ddnsLogLine('webhookFailed', { attempts: r.attempts, cause: r.reason });
     state.logLine(2, line, env.now());

@@ -23,7 +23,9 @@ import type { Routes } from '../../core/http/registry.js';
 import { conflict } from '../../core/http/reply.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { restoreWebhook } from '../../core/webhook/secrets.js';
 import { checkChange, refuse } from './checks.js';
+import { MappingError } from './mapping.js';
 import { StunRuntime } from './runtime.js';
 import { ruleView, settingsView, summaryView } from './views.js';
 
@@ -57,6 +59,15 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     await api.saveConfig(next);
   };
   const view = (key: string) => ruleView(find(api.config(), key), live());
+  /** A live call that failed (no server answered, no interface …): a coded refusal, never a bare 500. */
+  const failedAs = async <T>(code: 'natTypeFailed' | 'gatewaysFailed', run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      const detail = err instanceof MappingError ? err.reason.text : (err as Error).message;
+      throw refuse('', code, { detail }, 409);
+    }
+  };
 
   r.add({
     method: 'GET',
@@ -187,7 +198,7 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     summary: 'STUN: detect the NAT behaviour (RFC 5780) through a rule’s channel and servers',
     handler: async (_req, _reply, input): Promise<StunNatTypeResponse> => {
       const rule = find(api.config(), input.params.key);
-      return { ret: 0, natType: await running().detectNatForRule(rule.key) };
+      return { ret: 0, natType: await failedAs('natTypeFailed', () => running().detectNatForRule(rule.key)) };
     },
   });
 
@@ -199,7 +210,7 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     body: stunNatTypeBodySchema,
     handler: async (_req, _reply, input): Promise<StunNatTypeResponse> => ({
       ret: 0,
-      natType: await running().detectNat(input.body),
+      natType: await failedAs('natTypeFailed', () => running().detectNat(input.body)),
     }),
   });
 
@@ -239,8 +250,8 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     body: stunWebhookTestBodySchema,
     handler: async (_req, _reply, input): Promise<StunWebhookTestResponse> => {
       const config = api.config();
-      const stored = input.body.rule ? find(config, input.body.rule).webhook : config.webhook;
-      return running().testWebhook(input.body.webhook, stored);
+      const stored = input.body.key ? find(config, input.body.key).webhook : config.webhook;
+      return running().testWebhook(restoreWebhook(input.body.webhook, stored));
     },
   });
 
@@ -252,7 +263,7 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     query: gatewaysQuerySchema,
     handler: async (_req, _reply, input): Promise<StunGatewaysResponse> => ({
       ret: 0,
-      gateways: await running().gateways(input.query.localAddress),
+      gateways: await failedAs('gatewaysFailed', () => running().gateways(input.query.localAddress)),
     }),
   });
 

@@ -52,6 +52,7 @@ export function ruleView(rule: StunRule, rt: StunRuntime | undefined): StunRuleV
       ...(rule.enabled && !rt ? { reason: { code: 'moduleDisabled' }, error: 'STUN module disabled' } : {}),
       mappings: idleMappings(rule),
       lastLogs: [],
+      webhookHistory: [],
     };
   }
   return { ...masked, ...runner.view() };

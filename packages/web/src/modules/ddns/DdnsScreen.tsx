@@ -6,6 +6,7 @@ import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
+import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testWebhook } from './api';
 import { errorText } from './errors';
 import { SettingsDialog } from './SettingsDialog';
@@ -13,7 +14,6 @@ import { TaskCard } from './TaskCard';
 import { TaskDialog } from './TaskDialog';
 import { type DrawerTab, TaskDrawer } from './TaskDrawer';
 import { useDdnsActions, useTasks } from './useDdns';
-import { useWebhookTest } from './useWebhookTest';
 import './ddns.css';
 import { formatTime } from '../../components/time';
 
@@ -37,7 +37,7 @@ export default function DdnsScreen() {
   const [settings, setSettings] = useState<DialogState>({ seq: 0, open: false });
   const [drawer, setDrawer] = useState<{ key: string; tab: DrawerTab } | null>(null);
   const [switching, setSwitching] = useState(false);
-  const webhookTest = useWebhookTest();
+  const webhookTest = useWebhookTest('ddns');
   const data = tasks.data;
   const serviceOn = data?.enabled ?? false;
   const drawerTask = drawer ? (data?.list.find((x) => x.key === drawer.key) ?? null) : null;

@@ -1,25 +1,19 @@
 // Global settings of the module: service switch, first-check delay, detection interval, the
 // user's multi-level suffixes and the global webhook. A refused value lands on its field.
-import { DDNS_BUILTIN_SUFFIXES, type DdnsSettings, DDNS_LIMITS as L } from '@lucky/shared';
+import { DDNS_BUILTIN_SUFFIXES, type DdnsSettings, ddnsWebhookTestSchema, DDNS_LIMITS as L } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Skeleton, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { joinLines, splitLines } from '../../components/LinesInput';
+import { useWebhookTest } from '../../components/webhook/useWebhookTest';
+import { testProblems } from '../../components/webhook/webhookForm';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { ddnsKeys, fetchSettings, saveSettings, testWebhook } from './api';
+import { DdnsWebhookFields } from './DdnsWebhookFields';
 import { errorText, isIssueCode, issueText } from './errors';
-import {
-  checkWebhookForTest,
-  formFieldOf,
-  joinLines,
-  splitLines,
-  valuesToWebhook,
-  type WebhookFormValues,
-  webhookToValues,
-} from './taskForm';
-import { useWebhookTest } from './useWebhookTest';
-import { WebhookFields } from './WebhookFields';
+import { type DdnsWebhookValues, ddnsWebhookToValues, formFieldOf, valuesToDdnsWebhook } from './taskForm';
 
 export interface SettingsDialogProps {
   open: boolean;
@@ -31,7 +25,7 @@ interface SettingsFormValues {
   firstCheckDelay: number;
   interval: number;
   multiLevelSuffixes: string;
-  webhook: WebhookFormValues;
+  webhook: DdnsWebhookValues;
 }
 
 const SETTINGS_FIELDS = ['enabled', 'firstCheckDelay', 'interval', 'multiLevelSuffixes', 'webhook'];
@@ -41,7 +35,7 @@ const toValues = (s: DdnsSettings): SettingsFormValues => ({
   firstCheckDelay: s.firstCheckDelay,
   interval: s.interval,
   multiLevelSuffixes: joinLines(s.multiLevelSuffixes),
-  webhook: webhookToValues(s.webhook),
+  webhook: ddnsWebhookToValues(s.webhook),
 });
 
 export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
@@ -51,7 +45,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const [form] = Form.useForm<SettingsFormValues>();
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(860);
-  const webhookTest = useWebhookTest();
+  const webhookTest = useWebhookTest('ddns');
   const query = useQuery({
     queryKey: ddnsKeys.settings,
     queryFn: ({ signal }) => fetchSettings(signal),
@@ -85,7 +79,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       firstCheckDelay: v.firstCheckDelay,
       interval: v.interval,
       multiLevelSuffixes: splitLines(v.multiLevelSuffixes),
-      webhook: valuesToWebhook(v.webhook),
+      webhook: valuesToDdnsWebhook(v.webhook),
     };
     setSaving(true);
     try {
@@ -102,10 +96,10 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   };
 
   const runWebhookTest = () => {
-    const webhook = valuesToWebhook(current().webhook);
-    const issues = checkWebhookForTest(webhook);
+    const webhook = valuesToDdnsWebhook(current().webhook);
+    const issues = testProblems(ddnsWebhookTestSchema, webhook, 'webhook.');
     if (issues.length > 0) {
-      errors.show(issues.map((i) => ({ ...i, field: `webhook.${i.field}` })));
+      errors.show(issues);
       return;
     }
     void webhookTest.run(() => testWebhook(webhook, ''));
@@ -208,8 +202,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           <Divider titlePlacement="start" className="ddns-section">
             {t('ddns.globalWebhook')}
           </Divider>
-          <WebhookFields
-            prefix={['webhook']}
+          <DdnsWebhookFields
             taskProxy={false}
             testing={webhookTest.testing}
             onTest={runWebhookTest}

@@ -109,7 +109,7 @@ export function TaskCard(props: TaskCardProps) {
               onClick={() => void run('webhook', onTestWebhook)}
               data-testid={`ddns-task-webhook-${task.key}`}
             >
-              {t('ddns.testWebhook')}
+              {t('webhook.test')}
             </Button>
           </Tooltip>
           <Button icon={<HistoryOutlined />} onClick={onHistory} data-testid={`ddns-task-history-${task.key}`}>
@@ -155,7 +155,7 @@ export function TaskCard(props: TaskCardProps) {
           <span className="mono">{fmtTime(s.lastCheck) || '—'}</span>
         </Fact>
         {task.webhook.enabled && (
-          <Fact label={t('ddns.webhook')}>
+          <Fact label={t('webhook.title')}>
             <Tag color="purple">{t('ddns.webhookOwn')}</Tag>
           </Fact>
         )}

@@ -3,11 +3,11 @@
 // field it names (switching to customized mode when that field lives there) and the dialog stays.
 import {
   DDNS_CALLBACK_PRESETS,
-  DDNS_HTTP_METHODS,
   DDNS_PROVIDER_INFO,
   DDNS_PROVIDERS,
   type DdnsProvider,
   type DdnsTaskView,
+  ddnsWebhookTestSchema,
   DDNS_LIMITS as L,
   SECRET_MASK,
   TSIG_ALGORITHMS,
@@ -16,7 +16,6 @@ import {
   Alert,
   App,
   Button,
-  Checkbox,
   Divider,
   Form,
   Input,
@@ -31,16 +30,20 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberRangeRule } from '../../components/numberRangeRule';
+import { ProxyFields } from '../../components/webhook/ProxyFields';
+import { TemplateFields } from '../../components/webhook/TemplateFields';
+import { useWebhookTest } from '../../components/webhook/useWebhookTest';
+import { testProblems } from '../../components/webhook/webhookForm';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { type Failure, type NamePath, useFormErrors } from '../../hooks/useFormErrors';
 import { createTask, testWebhook, updateTask } from './api';
+import { DdnsWebhookFields } from './DdnsWebhookFields';
 import { isIssueCode, issueText, rangeRule } from './errors';
 import { IpSourceFields } from './IpSourceFields';
 import { credentialFields, PLACEHOLDERS } from './providers';
 import {
   applyCallbackPreset,
   checkTaskInput,
-  checkWebhookForTest,
   formFieldOf,
   isCustomizedField,
   lineOf,
@@ -48,11 +51,9 @@ import {
   type TaskFormValues,
   taskToValues,
   urlsForRecordType,
+  valuesToDdnsWebhook,
   valuesToInput,
-  valuesToWebhook,
 } from './taskForm';
-import { useWebhookTest } from './useWebhookTest';
-import { WebhookFields } from './WebhookFields';
 
 export interface TaskDialogProps {
   open: boolean;
@@ -75,11 +76,7 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   const provider = (Form.useWatch(['dns', 'provider'], form) ?? initial.dns.provider) as DdnsProvider;
   const recordType = Form.useWatch('recordType', form) ?? initial.recordType;
   const resolverCheck = Form.useWatch('resolverCheck', form);
-  const proxyType = Form.useWatch(['proxy', 'type'], form) ?? initial.proxy.type;
-  const callbackUrl = Form.useWatch(['dns', 'callback', 'url'], form) as string | undefined;
-  const cbNoCheck = Form.useWatch(['dns', 'callback', 'disableSuccessCheck'], form);
-  const cbMethod = Form.useWatch(['dns', 'callback', 'method'], form);
-  const webhookTest = useWebhookTest();
+  const webhookTest = useWebhookTest('ddns');
   const customized = mode === 'customized';
   const errors = useFormErrors(form, {
     ns: 'ddns',
@@ -126,8 +123,8 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   };
 
   const runWebhookTest = () => {
-    const webhook = valuesToWebhook(currentValues().webhook);
-    const issues = checkWebhookForTest(webhook).map((i) => ({ ...i, field: `webhook.${i.field}` }));
+    const webhook = valuesToDdnsWebhook(currentValues().webhook);
+    const issues = testProblems(ddnsWebhookTestSchema, webhook, 'webhook.');
     if (issues.length > 0) {
       errors.show(issues);
       return;
@@ -282,51 +279,13 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
                 ]}
               />
             </Form.Item>
-            <Form.Item
-              label={t('ddns.callbackUrl')}
-              required
-              extra={
-                <>
-                  {t('ddns.callbackVars', { vars: CALLBACK_VARS })}
-                  {callbackUrl?.includes(SECRET_MASK) && (
-                    <div>{t('ddns.secretPartsKeptHelp', { mask: SECRET_MASK })}</div>
-                  )}
-                </>
-              }
-            >
-              <Space.Compact block>
-                <Form.Item name={['dns', 'callback', 'method']} noStyle>
-                  <Select
-                    style={{ width: 110 }}
-                    placeholder={t('ddns.method')}
-                    options={DDNS_HTTP_METHODS.map((m) => ({ value: m, label: m }))}
-                  />
-                </Form.Item>
-                <Form.Item name={['dns', 'callback', 'url']} noStyle>
-                  <Input placeholder="https://example.com/update?host=#{domain}&ip=#{ip}" />
-                </Form.Item>
-              </Space.Compact>
-            </Form.Item>
-            <Form.Item
-              name={['dns', 'callback', 'headers']}
-              label={t('ddns.headers')}
-              extra={t('ddns.callbackHeadersHelp')}
-            >
-              <Input.TextArea autoSize={{ minRows: 1, maxRows: 5 }} />
-            </Form.Item>
-            {cbMethod && cbMethod !== 'GET' && (
-              <Form.Item name={['dns', 'callback', 'body']} label={t('ddns.body')}>
-                <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} className="mono" />
-              </Form.Item>
-            )}
-            <Form.Item label={t('ddns.successStrings')} extra={t('ddns.successStringsHelp')}>
-              <Form.Item name={['dns', 'callback', 'successStrings']} noStyle>
-                <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} disabled={cbNoCheck} />
-              </Form.Item>
-              <Form.Item name={['dns', 'callback', 'disableSuccessCheck']} valuePropName="checked" noStyle>
-                <Checkbox className="ddns-inline-check">{t('ddns.disableSuccessCheck')}</Checkbox>
-              </Form.Item>
-            </Form.Item>
+            <TemplateFields
+              prefix={['dns', 'callback']}
+              urlLabel={t('ddns.callbackUrl')}
+              urlPlaceholder="https://example.com/update?host=#{domain}&ip=#{ip}"
+              urlHelp={t('ddns.callbackVars', { vars: CALLBACK_VARS })}
+              headersHelp={t('ddns.callbackHeadersHelp')}
+            />
           </div>
         )}
         <Form.Item name="domains" label={t('ddns.domains')} required extra={<DomainsHelp />}>
@@ -401,42 +360,12 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
                 options={(['auto', 'ipv4', 'ipv6'] as const).map((x) => ({ value: x, label: t(`ddns.network_${x}`) }))}
               />
             </Form.Item>
-            <Form.Item label={t('ddns.proxy')} extra={t('ddns.proxyHelp')}>
-              <Space wrap>
-                <Form.Item name={['proxy', 'type']} noStyle>
-                  <Select
-                    style={{ width: 170 }}
-                    options={(['none', 'http', 'https', 'socks5'] as const).map((x) => ({
-                      value: x,
-                      label: t(`ddns.proxy_${x}`),
-                    }))}
-                  />
-                </Form.Item>
-                {proxyType !== 'none' && (
-                  <>
-                    <Form.Item name={['proxy', 'address']} noStyle>
-                      <Input placeholder={t('ddns.proxyAddressPlaceholder')} style={{ width: 200 }} />
-                    </Form.Item>
-                    <Form.Item name={['proxy', 'user']} noStyle>
-                      <Input placeholder={t('ddns.proxyUser')} style={{ width: 140 }} autoComplete="off" />
-                    </Form.Item>
-                    <Form.Item name={['proxy', 'password']} noStyle>
-                      <Input.Password
-                        placeholder={t('ddns.proxyPassword')}
-                        style={{ width: 160 }}
-                        autoComplete="new-password"
-                      />
-                    </Form.Item>
-                  </>
-                )}
-              </Space>
-            </Form.Item>
+            <ProxyFields prefix={['proxy']} extra={t('ddns.proxyHelp')} />
 
             <Divider titlePlacement="start" className="ddns-section">
-              {t('ddns.sectionWebhook')}
+              {t('webhook.title')}
             </Divider>
-            <WebhookFields
-              prefix={['webhook']}
+            <DdnsWebhookFields
               taskProxy
               testing={webhookTest.testing}
               onTest={runWebhookTest}

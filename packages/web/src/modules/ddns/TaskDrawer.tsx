@@ -151,7 +151,7 @@ function WebhookHistory({ task }: { task: DdnsTaskView }) {
           render: (v: string) => t(`ddns.webhookTarget_${v}`),
         },
         { title: t('ddns.colAttempts'), dataIndex: 'attempts', width: 80 },
-        { title: t('ddns.httpStatus'), dataIndex: 'status', width: 90, render: (v?: number) => v ?? '—' },
+        { title: t('webhook.httpStatus'), dataIndex: 'status', width: 90, render: (v?: number) => v ?? '—' },
         {
           title: t('ddns.colMessage'),
           dataIndex: 'reason',

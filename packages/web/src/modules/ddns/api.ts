@@ -11,6 +11,7 @@ import type {
   DdnsTaskResponse,
   DdnsWebhook,
   DdnsWebhookTestResponse,
+  NetInterfacesResponse,
 } from '@lucky/shared';
 import { del, get, post, put } from '../../api/client';
 
@@ -59,15 +60,7 @@ export const testWebhook = (webhook: DdnsWebhook, key = '') =>
     { silent: true, timeoutMs: ((webhook.timeout || 20) + 10) * 1000 },
   );
 
-export interface NetIf {
-  NetInterfaceName: string;
-  HardwareAddr: string;
-  AddressList: string[];
-}
-export interface NetInterfacesResponse {
-  ret: 0;
-  data: { IPv4NewInterfaces: NetIf[] | null; IPv6NewInterfaces: NetIf[] | null };
-}
+export type { NetIf, NetInterfacesResponse } from '@lucky/shared';
 
 export const fetchNetInterfaces = (signal?: AbortSignal) =>
   get<NetInterfacesResponse>('api/netinterfaces', { signal, silent: true });

@@ -1,8 +1,10 @@
 // Failures of the DDNS calls in the user's language. The server names a stable code
 // (`DDNS_MESSAGES`) with its numbers and the field; the form's own check runs the same shared
-// schema and produces the same codes, so both read the same `ddns.err_<code>` texts.
+// schema and produces the same codes, so both read the same `ddns.err_<code>` texts (the
+// webhook's codes, which DDNS's templates share, read `webhook.err_<code>`: i18n/coded.ts).
 import { DDNS_MESSAGES, type DdnsErrorCode } from '@lucky/shared';
 import { callErrorText, type Translate } from '../../api/callErrors';
+import { codedKey } from '../../i18n/coded';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
 
@@ -38,7 +40,7 @@ export function issueText(t: Translate, { code, params = {} }: Issue, field = ''
   if (Array.isArray(params.values)) vars.values = params.values.join(', ');
   if (PROVIDER_CODES.has(code) && typeof params.provider === 'string')
     vars.provider = t(`ddns.provider_${params.provider}`);
-  return t(`ddns.err_${code}`, vars);
+  return t(codedKey('ddns', 'err', code) ?? `ddns.err_${code}`, vars);
 }
 
 /** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */

@@ -1,5 +1,6 @@
 import { DDNS_DEFAULT_IPV4_URLS, DDNS_DEFAULT_IPV6_URLS, SECRET_MASK } from '@lucky/shared';
 import { describe, expect, it } from 'vitest';
+import { splitLines } from '../../components/LinesInput';
 import {
   applyCallbackPreset,
   checkTaskInput,
@@ -7,7 +8,6 @@ import {
   formFieldOf,
   lineOf,
   newTaskValues,
-  splitLines,
   taskToValues,
   urlsForRecordType,
   valuesToInput,

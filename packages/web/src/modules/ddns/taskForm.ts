@@ -7,7 +7,6 @@ import {
   DDNS_DEFAULT_IPV6_URLS,
   DDNS_DEFAULT_ODHCPD_FILE,
   DDNS_LIMITS,
-  DDNS_WEBHOOK_PRESETS,
   type DdnsProvider,
   type DdnsRecordType,
   type DdnsTaskInput,
@@ -15,29 +14,26 @@ import {
   type DdnsWebhook,
   ddnsIssues,
   ddnsTaskInputSchema,
-  ddnsWebhookTestSchema,
 } from '@lucky/shared';
+import { joinLines, splitLines } from '../../components/LinesInput';
+import {
+  newTemplateValues,
+  newWebhookValues,
+  presetValues,
+  type TemplateFormValues,
+  templateLists,
+  valuesToTemplate,
+  valuesToWebhook,
+  type WebhookFormValues,
+  webhookToValues,
+} from '../../components/webhook/webhookForm';
 import type { FieldIssue } from './errors';
 
 const L = DDNS_LIMITS;
 
-type Method = '' | 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface WebhookFormValues {
-  enabled: boolean;
-  url: string;
-  method: Method;
-  /** One `Name:Value` per line. */
-  headers: string;
-  body: string;
-  /** One per line. */
-  successStrings: string;
-  disableSuccessCheck: boolean;
-  proxy: { type: 'none' | 'dns' | 'http' | 'https' | 'socks5'; address: string; user: string; password: string };
-  skipCertCheck: boolean;
-  timeout: number;
+/** The webhook of a task and of the settings: the core's fields and DDNS's own. */
+export interface DdnsWebhookValues extends WebhookFormValues {
   callOnIpFail: boolean;
-  retries: number;
 }
 
 export interface TaskFormValues {
@@ -52,15 +48,8 @@ export interface TaskFormValues {
     server: string;
     zone: string;
     tsigAlgorithm: 'hmac-sha256' | 'hmac-sha512' | 'hmac-sha384' | 'hmac-sha224' | 'hmac-sha1';
-    callback: {
-      preset: string;
-      url: string;
-      method: Method;
-      headers: string;
-      body: string;
-      successStrings: string;
-      disableSuccessCheck: boolean;
-    };
+    /** `preset`: the preset the dialog filled in (informational). */
+    callback: TemplateFormValues & { preset: string };
   };
   /** One per line. */
   domains: string;
@@ -81,37 +70,15 @@ export interface TaskFormValues {
   dnsServers: string;
   apiNetwork: 'auto' | 'ipv4' | 'ipv6';
   proxy: { type: 'none' | 'http' | 'https' | 'socks5'; address: string; user: string; password: string };
-  webhook: WebhookFormValues;
+  webhook: DdnsWebhookValues;
 }
-
-/** Text of a list: one entry per line. */
-export const joinLines = (list: readonly string[] | undefined) => (list ?? []).join('\n');
-/** Entries of a text: trimmed lines, blanks dropped. */
-export const splitLines = (text: string | undefined) =>
-  (text ?? '')
-    .split(/\r?\n/)
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 export const defaultUrls = (type: DdnsRecordType) =>
   joinLines(type === 'AAAA' ? DDNS_DEFAULT_IPV6_URLS : DDNS_DEFAULT_IPV4_URLS);
 
-export function newWebhookValues(): WebhookFormValues {
-  return {
-    enabled: false,
-    url: '',
-    method: 'GET',
-    headers: '',
-    body: '',
-    successStrings: '',
-    disableSuccessCheck: false,
-    proxy: { type: 'none', address: '', user: '', password: '' },
-    skipCertCheck: false,
-    timeout: L.httpTimeout.default,
-    callOnIpFail: false,
-    retries: L.webhookRetries.default,
-  };
-}
+export const newDdnsWebhookValues = (): DdnsWebhookValues => ({ ...newWebhookValues(), callOnIpFail: false });
+export const ddnsWebhookToValues = (w: Partial<DdnsWebhook> | undefined) => webhookToValues(w, newDdnsWebhookValues());
+export const valuesToDdnsWebhook = (v: DdnsWebhookValues) => valuesToWebhook<DdnsWebhook>(v);
 
 export function newTaskValues(recordType: DdnsRecordType = 'A'): TaskFormValues {
   return {
@@ -126,15 +93,7 @@ export function newTaskValues(recordType: DdnsRecordType = 'A'): TaskFormValues 
       server: '',
       zone: '',
       tsigAlgorithm: 'hmac-sha256',
-      callback: {
-        preset: '',
-        url: '',
-        method: 'GET',
-        headers: '',
-        body: '',
-        successStrings: '',
-        disableSuccessCheck: false,
-      },
+      callback: { preset: '', ...newTemplateValues() },
     },
     domains: '',
     ipSource: {
@@ -154,30 +113,8 @@ export function newTaskValues(recordType: DdnsRecordType = 'A'): TaskFormValues 
     dnsServers: '',
     apiNetwork: 'auto',
     proxy: { type: 'none', address: '', user: '', password: '' },
-    webhook: newWebhookValues(),
+    webhook: newDdnsWebhookValues(),
   };
-}
-
-export function webhookToValues(w: Partial<DdnsWebhook> | undefined): WebhookFormValues {
-  const base = newWebhookValues();
-  if (!w) return base;
-  return {
-    ...base,
-    ...w,
-    headers: joinLines(w.headers),
-    successStrings: joinLines(w.successStrings),
-    proxy: { ...base.proxy, ...w.proxy },
-  } as WebhookFormValues;
-}
-
-export function valuesToWebhook(v: WebhookFormValues): DdnsWebhook {
-  return {
-    ...v,
-    url: v.url.trim(),
-    headers: splitLines(v.headers),
-    successStrings: splitLines(v.successStrings),
-    proxy: { ...v.proxy, address: v.proxy.address.trim(), user: v.proxy.user.trim() },
-  } as DdnsWebhook;
 }
 
 /** The form values of a listed task (its key and live state left out; masked secrets stay masked). */
@@ -192,12 +129,7 @@ export function taskToValues(task: DdnsTaskView): TaskFormValues {
     dns: {
       ...base.dns,
       ...task.dns,
-      callback: {
-        ...base.dns.callback,
-        ...task.dns.callback,
-        headers: joinLines(task.dns.callback.headers),
-        successStrings: joinLines(task.dns.callback.successStrings),
-      },
+      callback: { ...base.dns.callback, ...task.dns.callback, ...templateLists(task.dns.callback) },
     },
     domains: joinLines(task.domains),
     ipSource: {
@@ -215,7 +147,7 @@ export function taskToValues(task: DdnsTaskView): TaskFormValues {
     dnsServers: joinLines(task.dnsServers),
     apiNetwork: task.apiNetwork,
     proxy: { ...base.proxy, ...task.proxy },
-    webhook: webhookToValues(task.webhook),
+    webhook: ddnsWebhookToValues(task.webhook),
   };
 }
 
@@ -234,15 +166,7 @@ export function valuesToInput(v: TaskFormValues): DdnsTaskInput {
       server: v.dns.server.trim(),
       zone: v.dns.zone.trim(),
       tsigAlgorithm: v.dns.tsigAlgorithm,
-      callback: {
-        preset: cb.preset,
-        url: cb.url.trim(),
-        method: cb.method,
-        headers: splitLines(cb.headers),
-        body: cb.body,
-        successStrings: splitLines(cb.successStrings),
-        disableSuccessCheck: cb.disableSuccessCheck,
-      },
+      callback: { preset: cb.preset, ...valuesToTemplate(cb) },
     },
     domains: splitLines(v.domains),
     ipSource: {
@@ -262,7 +186,7 @@ export function valuesToInput(v: TaskFormValues): DdnsTaskInput {
     dnsServers: splitLines(v.dnsServers),
     apiNetwork: v.apiNetwork,
     proxy: { ...v.proxy, address: v.proxy.address.trim(), user: v.proxy.user.trim() },
-    webhook: valuesToWebhook(v.webhook),
+    webhook: valuesToDdnsWebhook(v.webhook),
   };
 }
 
@@ -272,16 +196,6 @@ export function checkTaskInput(input: DdnsTaskInput): FieldIssue[] {
   if (r.success) return [];
   return r.error.issues.map((i) => {
     const { field, code, params } = ddnsIssues.fromZod(i, ddnsTaskInputSchema);
-    return { field, code, params };
-  });
-}
-
-/** The problems of a webhook about to be tested (checked as if it were on). */
-export function checkWebhookForTest(w: DdnsWebhook): FieldIssue[] {
-  const r = ddnsWebhookTestSchema.safeParse(w);
-  if (r.success) return [];
-  return r.error.issues.map((i) => {
-    const { field, code, params } = ddnsIssues.fromZod(i, ddnsWebhookTestSchema);
     return { field, code, params };
   });
 }
@@ -326,29 +240,7 @@ export function applyCallbackPreset(
 ): TaskFormValues['dns']['callback'] {
   const p = DDNS_CALLBACK_PRESETS.find((x) => x.id === presetId);
   if (!p) return { ...values, preset: presetId };
-  return {
-    preset: p.id,
-    url: p.url[recordType],
-    method: p.method,
-    headers: joinLines(p.headers),
-    body: p.body,
-    successStrings: joinLines(p.successStrings),
-    disableSuccessCheck: false,
-  };
-}
-
-export function applyWebhookPreset(values: WebhookFormValues, presetId: string): WebhookFormValues {
-  const p = DDNS_WEBHOOK_PRESETS.find((x) => x.id === presetId);
-  if (!p) return values;
-  return {
-    ...values,
-    url: p.url,
-    method: p.method,
-    headers: joinLines(p.headers),
-    body: p.body,
-    successStrings: joinLines(p.successStrings),
-    disableSuccessCheck: false,
-  };
+  return { preset: p.id, ...presetValues({ ...p, url: p.url[recordType] }) };
 }
 
 /**

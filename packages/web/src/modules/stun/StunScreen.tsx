@@ -1,27 +1,167 @@
-// The STUN screen (being built: rule list, rule dialog, global settings, NAT type, log).
-import type { StunListResponse } from '@lucky/shared';
-import { useQuery } from '@tanstack/react-query';
-import { Card, List, Typography } from 'antd';
+// STUN NAT traversal (/stun): the rules with their mappings, refreshed by themselves at the chosen
+// interval; add/edit dialog, global settings (servers, keep-alive, defaults, webhook), NAT type
+// detection, logs.
+import { PlusOutlined, RadarChartOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { StunRuleView } from '@lucky/shared';
+import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
+import { RefreshControl } from '../../components/RefreshControl';
+import { formatTime } from '../../components/time';
+import { errorText } from './errors';
+import { LogDrawer } from './LogDrawer';
+import { NatTypeDialog } from './NatTypeDialog';
+import { RuleCard } from './RuleCard';
+import { RuleDialog } from './RuleDialog';
+import { SettingsDialog } from './SettingsDialog';
+import { SummaryBar } from './SummaryBar';
+import { useRules, useStunActions } from './useStun';
+import './stun.css';
+
+const DEFAULT_INTERVAL_MS = 5000;
+
+/**
+ * A dialog's state. `seq` grows with every opening and keys the dialog, so each opening starts
+ * from a fresh form; closing keeps the key so the closing animation still plays.
+ */
+interface DialogState<T> {
+  seq: number;
+  open: boolean;
+  of?: T;
+}
+const opened =
+  <T,>(of?: T) =>
+  (d: DialogState<T>) => ({ seq: d.seq + 1, open: true, of });
+const closed = <T,>(d: DialogState<T>) => ({ ...d, open: false });
+const shut = { seq: 0, open: false };
 
 export default function StunScreen() {
   const { t } = useTranslation();
-  const list = useQuery({
-    queryKey: ['stun', 'rules'],
-    queryFn: ({ signal }) => get<StunListResponse>('api/stun/rules', { signal }),
-  });
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const rules = useRules(intervalMs);
+  const actions = useStunActions();
+  const [editing, setEditing] = useState<DialogState<StunRuleView>>(shut);
+  const [settings, setSettings] = useState<DialogState<never>>(shut);
+  const [natType, setNatType] = useState<DialogState<{ key: string; name: string }>>(shut);
+  const [logsOf, setLogsOf] = useState<{ key: string; name: string } | null>(null);
+  const data = rules.data;
+  const enabled = data?.summary.enabled;
+  const otherNames = (data?.list ?? []).filter((r) => r.key !== editing.of?.key).map((r) => r.name);
+
   return (
-    <Card title={t('menu.stun')}>
-      <List
-        dataSource={list.data?.list ?? []}
-        rowKey="key"
-        renderItem={(r) => (
-          <List.Item>
-            <Typography.Text>{r.name}</Typography.Text>
-          </List.Item>
-        )}
+    <div className="screen stun-screen" data-testid="stun-screen">
+      <div className="stun-toolbar">
+        <Typography.Title level={4} className="screen-title">
+          {t('stun.title')}
+        </Typography.Title>
+        <Space wrap>
+          {rules.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary">
+              {t('stun.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
+            </Typography.Text>
+          )}
+          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
+          <Button
+            icon={<ReloadOutlined />}
+            loading={rules.isFetching}
+            onClick={() => void rules.refetch()}
+            data-testid="stun-refresh"
+          >
+            {t('common.refresh')}
+          </Button>
+          <Button
+            icon={<RadarChartOutlined />}
+            disabled={!enabled}
+            onClick={() => setNatType(opened())}
+            data-testid="stun-open-nat-type"
+          >
+            {t('stun.detectNatType')}
+          </Button>
+          <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="stun-open-settings">
+            {t('stun.globalSettings')}
+          </Button>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing(opened())}
+            data-testid="stun-add-rule"
+          >
+            {t('stun.addRule')}
+          </Button>
+        </Space>
+      </div>
+
+      {rules.isError && !data && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('stun.loadError')}
+          description={errorText(rules.error, t)}
+          data-testid="stun-load-error"
+        />
+      )}
+
+      {data && !enabled && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('stun.moduleDisabled')}
+          description={t('stun.moduleDisabledHelp')}
+          data-testid="stun-module-disabled"
+          action={
+            <Button type="primary" onClick={() => void actions.setModuleEnabled(true)} data-testid="stun-module-enable">
+              {t('stun.enableModule')}
+            </Button>
+          }
+        />
+      )}
+
+      {data && <SummaryBar summary={data.summary} onToggleModule={actions.setModuleEnabled} />}
+
+      {data && data.list.length === 0 && (
+        <Card>
+          <Empty description={t('stun.noRules')}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened())}>
+              {t('stun.addRule')}
+            </Button>
+          </Empty>
+        </Card>
+      )}
+
+      {data?.list.map((rule) => (
+        <RuleCard
+          key={rule.key}
+          rule={rule}
+          onToggle={(on) => actions.setRuleEnabled(rule.key, on)}
+          onEdit={() => setEditing(opened(rule))}
+          onReopen={() => actions.reopen(rule.key)}
+          onNatType={() => setNatType(opened({ key: rule.key, name: rule.name }))}
+          onDelete={() => actions.removeRule(rule.key)}
+          onLogs={() => setLogsOf({ key: rule.key, name: rule.name })}
+        />
+      ))}
+
+      {!data && rules.isPending && <Card loading />}
+
+      <RuleDialog
+        key={`rule-${editing.seq}`}
+        open={editing.open}
+        rule={editing.of}
+        otherNames={otherNames}
+        onClose={() => setEditing(closed)}
+        onSaved={(rule) => {
+          actions.ruleSaved(rule);
+          setEditing(closed);
+        }}
       />
-    </Card>
+      <SettingsDialog key={`settings-${settings.seq}`} open={settings.open} onClose={() => setSettings(closed)} />
+      <NatTypeDialog
+        key={`nat-${natType.seq}`}
+        open={natType.open}
+        rule={natType.of}
+        onClose={() => setNatType(closed)}
+      />
+      <LogDrawer rule={logsOf} intervalMs={intervalMs} onClose={() => setLogsOf(null)} onClear={actions.clearLogs} />
+    </div>
   );
 }

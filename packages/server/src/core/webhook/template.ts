@@ -1,15 +1,23 @@
-// `#{name}` variables in webhook and callback templates, escaped for where they land: a URL
-// gets percent-encoding, a JSON body gets JSON string escapes (so a multi-line value arrives as
-// a real newline once the receiver parses the JSON — the ancestor inserted the two characters
-// backslash-n instead), a form body gets form encoding, a header gets one line.
+// Request templates (webhooks of every module, DDNS's callback): `#{name}` variables escaped for
+// where they land — a URL gets percent-encoding, a JSON body gets JSON string escapes (so a
+// multi-line value arrives as a real newline once the receiver parses the JSON — the ancestor
+// inserted the two characters backslash-n instead), a form body gets form encoding, a header gets
+// one line — the request built from the template, and the success test of its answer. The
+// variables are the caller's (DDNS: #{ipAddr} …; STUN: its own).
 
 export type TemplateVars = Record<string, string>;
 export type TemplatePlace = 'url' | 'json' | 'form' | 'text' | 'header';
 
 const VAR = /#\{([A-Za-z0-9_.-]+)\}/g;
 
+const pad = (n: number) => String(n).padStart(2, '0');
+/** Local time of the program as `YYYY-MM-DD hh:mm:ss` (the usual `#{time}`: a message for humans). */
+export function localTime(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 /** Unknown variables stay as written, so a typo is visible in the result. */
-export function fillTemplate(template: string, vars: TemplateVars, place: TemplatePlace): string {
+export function fillTemplateVars(template: string, vars: TemplateVars, place: TemplatePlace): string {
   return template.replace(VAR, (whole, name: string) => {
     const v = vars[name];
     if (v === undefined) return whole;
@@ -64,7 +72,7 @@ export function buildTemplateRequest(
     const i = line.indexOf(':');
     if (i < 1) continue;
     const name = line.slice(0, i).trim();
-    const value = fillTemplate(line.slice(i + 1).trim(), vars, 'header');
+    const value = fillTemplateVars(line.slice(i + 1).trim(), vars, 'header');
     if (name === 'BasicAuthUserName') basicUser = value;
     else if (name === 'BasicAuthPassword') basicPass = value;
     else if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) headers[name.toLowerCase()] = value;
@@ -73,16 +81,16 @@ export function buildTemplateRequest(
     headers.authorization = `Basic ${Buffer.from(`${basicUser ?? ''}:${basicPass ?? ''}`).toString('base64')}`;
   }
   const method = (t.method || 'GET').toUpperCase();
-  const url = fillTemplate(t.url, vars, 'url');
+  const url = fillTemplateVars(t.url, vars, 'url');
   if (method === 'GET' || t.body === '') return { method, url, headers };
   let body: string;
   if (isJsonTemplate(t.body)) {
-    body = fillTemplate(t.body, vars, 'json');
+    body = fillTemplateVars(t.body, vars, 'json');
     headers['content-type'] ??= 'application/json';
   } else if (headers['content-type'] && !headers['content-type'].includes('x-www-form-urlencoded')) {
-    body = fillTemplate(t.body, vars, 'text');
+    body = fillTemplateVars(t.body, vars, 'text');
   } else {
-    body = fillTemplate(t.body, vars, 'form');
+    body = fillTemplateVars(t.body, vars, 'form');
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   }
   return { method, url, headers, body };
@@ -97,5 +105,5 @@ export function isSuccessAnswer(
 ): boolean {
   if (res.status < 200 || res.status >= 300) return false;
   if (disableCheck) return true;
-  return successStrings.filter((s) => s !== '').some((s) => res.text.includes(fillTemplate(s, vars, 'text')));
+  return successStrings.filter((s) => s !== '').some((s) => res.text.includes(fillTemplateVars(s, vars, 'text')));
 }

@@ -1,0 +1,135 @@
+import dgram from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIp } from '@lucky/shared';
+import { admit, Occupancy, ProxyStats, type Scope } from '../../../core/relay/limits.js';
+import type { MappingHost } from '../host.js';
+
+interface Session {
+  key: string;
+  client: { address: string; port: number };
+  upstream: dgram.Socket;
+  lastActive: number;
+  release(): void;
+  /** Datagrams that came before the target's socket was connected. */
+  queue: Buffer[] | undefined;
+}
+
+const QUEUE_MAX = 64;
+
+/**
+ * Forwards datagrams that arrive on the mapping's socket (from anyone on the internet who knows
+ * the public address) to the rule's target: one connected socket per client address and port,
+ * replies sent back through the mapping's socket so they leave from the mapped port. Sessions
+ * end after the rule's UDP time-out without traffic; the rule's connection caps apply.
+ */
+export class UdpForwarder {
+  readonly stats = new ProxyStats();
+  private readonly sessions = new Map<string, Session>();
+  private readonly scope: Scope = { name: 'rule', occupancy: new Occupancy(), caps: { tcp: 0, udp: 0, perIp: 0 } };
+  private sweep: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly socket: dgram.Socket,
+    private readonly host: MappingHost,
+  ) {
+    this.sweep = setInterval(() => this.expire(), 1000);
+    this.sweep.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  fromClient(msg: Buffer, from: dgram.RemoteInfo): void {
+    const key = `${from.address}:${from.port}`;
+    let s = this.sessions.get(key);
+    if (!s) {
+      const opened = this.open(key, from);
+      if (!opened) return;
+      s = opened;
+    }
+    s.lastActive = Date.now();
+    this.stats.bytesIn += msg.length;
+    if (s.queue) {
+      if (s.queue.length < QUEUE_MAX) s.queue.push(Buffer.from(msg));
+      return;
+    }
+    s.upstream.send(msg);
+  }
+
+  private open(key: string, from: dgram.RemoteInfo): Session | undefined {
+    const rule = this.host.rule();
+    this.scope.caps = { tcp: 0, udp: rule.maxConnections, perIp: rule.perIpMaxConnections };
+    const ok = admit('udp', from.address, [this.scope]);
+    if (!ok.ok) {
+      this.stats.refused++;
+      this.host.line(5, 'refused', { proto: 'udp', client: key, cap: ok.cap });
+      return undefined;
+    }
+    this.stats.accepted++;
+    const upstream = dgram.createSocket('udp4');
+    const s: Session = {
+      key,
+      client: { address: from.address, port: from.port },
+      upstream,
+      lastActive: Date.now(),
+      release: ok.release,
+      queue: [],
+    };
+    this.sessions.set(key, s);
+    this.stats.sessions = this.sessions.size;
+    const target = `${rule.targetAddress}:${rule.targetPort}`;
+    upstream.on('message', (reply) => {
+      s.lastActive = Date.now();
+      this.stats.bytesOut += reply.length;
+      this.socket.send(reply, s.client.port, s.client.address);
+    });
+    upstream.on('error', (err) => this.close(s, `target ${target}: ${err.message}`));
+    void (async () => {
+      try {
+        const address = isIp(rule.targetAddress)
+          ? rule.targetAddress
+          : (await lookup(rule.targetAddress, { family: 4 })).address;
+        await new Promise<void>((resolve, reject) => {
+          upstream.once('error', reject);
+          upstream.connect(rule.targetPort, address, () => {
+            upstream.off('error', reject);
+            resolve();
+          });
+        });
+        const queued = s.queue ?? [];
+        s.queue = undefined;
+        for (const m of queued) upstream.send(m);
+        this.host.line(5, 'sessionOpened', { proto: 'udp', client: key, target });
+      } catch (err) {
+        this.close(s, `target ${target}: ${(err as Error).message}`);
+      }
+    })();
+    return s;
+  }
+
+  private close(s: Session, detail: string): void {
+    if (this.sessions.get(s.key) !== s) return;
+    this.sessions.delete(s.key);
+    this.stats.sessions = this.sessions.size;
+    s.release();
+    try {
+      s.upstream.close();
+    } catch {
+      // already closed
+    }
+    this.host.line(5, 'sessionClosed', { proto: 'udp', client: s.key, detail });
+  }
+
+  private expire(): void {
+    this.stats.sample();
+    const idle = this.host.rule().udpTimeoutMs;
+    const now = Date.now();
+    for (const s of [...this.sessions.values()]) if (now - s.lastActive > idle) this.close(s, `idle for ${idle} ms`);
+  }
+
+  closeAll(): void {
+    clearInterval(this.sweep);
+    for (const s of [...this.sessions.values()]) this.close(s, 'rule stopped');
+  }
+}
