@@ -5,7 +5,12 @@
 import { z } from 'zod';
 import type { Coded, LogEntryView } from '../contract/coded.js';
 import { moduleSwitchShape } from '../contract/switch.js';
-import { type WebhookCallView, type WebhookTestResponse, webhookSchemas } from '../contract/webhook.js';
+import {
+  WEBHOOK_MESSAGES,
+  type WebhookCallView,
+  type WebhookTestResponse,
+  webhookSchemas,
+} from '../contract/webhook.js';
 import { isHttpUrl, isIpv4, isTargetAddress } from '../net.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
 
@@ -78,14 +83,9 @@ export const STUN_MESSAGES = {
   moduleDisabled: 'STUN module disabled',
   natTypeFailed: 'NAT type detection failed: {detail}',
   gatewaysFailed: 'UPnP discovery failed: {detail}',
-  webhookUrlRequired: 'the webhook address is required',
-  webhookMethodRequired: 'the webhook method is required',
-  webhookProxyAddressRequired: 'the webhook proxy address must not be empty when a proxy is set',
-  // The rest of the webhook's checks (the DDNS webhook schema): named here so a refusal keeps its code.
-  urlInvalid: 'not an http(s) URL',
-  proxyAddressInvalid: 'the proxy address is host:port',
-  successStringsRequired: 'the success string must not be empty unless the success check is disabled',
-  headerInvalid: 'a header line is Name:Value',
+  // The webhook's codes (core webhook kit), so a refused webhook field keeps its code; the browser
+  // reads them as webhook.err_<code>.
+  ...WEBHOOK_MESSAGES,
 } as const;
 export type StunIssueCode = keyof typeof STUN_MESSAGES;
 export type StunErrorCode = StunIssueCode | GenericIssueCode;

@@ -5,7 +5,7 @@ import type { MappingHost } from './host.js';
 import { KeepAlive } from './keepAlive.js';
 import { type Endpoint, Mapping, MappingError, stunReason } from './mapping.js';
 import { TcpStunConnection } from './protocol/tcp.js';
-import { failover } from './servers.js';
+import { failover, publicEndpoint } from './servers.js';
 
 /**
  * A TCP mapping. Every socket of it shares the one local port (SO_REUSEADDR + SO_REUSEPORT,
@@ -65,7 +65,12 @@ export class TcpMapping extends Mapping {
 
   protected override async keepAlive(): Promise<void> {
     const url = this.host.keepAliveUrl();
-    if (!url) return;
+    if (!url) {
+      // The setting changed to "keep the STUN connection": the HTTP one goes.
+      this.keeper?.drop();
+      this.keeper = undefined;
+      return;
+    }
     if (!this.keeper || this.keeper.url !== new KeepAlive(url).url) {
       this.keeper?.drop();
       this.keeper = new KeepAlive(url);
@@ -88,8 +93,9 @@ export class TcpMapping extends Mapping {
       if (k && !k.socket.destroyed) {
         try {
           const answer = await k.conn.binding({ timeoutMs, signal: signal() });
+          const mapped = publicEndpoint(answer.mapped, k.server);
           this.host.serverWorked(k.server);
-          return { mapped: answer.mapped, server: k.server };
+          return { mapped, server: k.server };
         } catch {
           this.dropKept();
         }
@@ -110,6 +116,9 @@ export class TcpMapping extends Mapping {
       if (opened) this.kept = { ...opened, server: result.server };
       return result;
     }
+    // A kept STUN connection (from before the keep-alive URL was set) holds the 4-tuple a fresh
+    // check to that server needs: close it first.
+    this.dropKept();
     return failover(this.host, 'tcp', async (server) => {
       const socket = await connectShared(this.bind(), server.address, server.port, { timeoutMs, signal: signal() });
       try {

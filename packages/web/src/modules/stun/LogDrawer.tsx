@@ -1,23 +1,28 @@
 // A rule's whole log, newest first, a page at a time; level as a coloured tag; the log can be
-// cleared. Page 1 follows new lines at the list's interval.
+// cleared. Page 1 follows new lines at the list's interval. A second tab lists the rule's recent
+// webhook calls.
 import { ClearOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { WebhookCallView } from '@lucky/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Popconfirm, Space } from 'antd';
+import { Button, Drawer, Popconfirm, Space, Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LogTable } from '../../components/ruleLog/LogTable';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { fetchLogs, stunKeys } from './api';
+import { WebhookHistory } from './WebhookHistory';
 
 export interface LogDrawerProps {
   /** The rule whose log is open; null = closed. */
   rule: { key: string; name: string } | null;
+  /** The rule's recent webhook calls (from the polled list). */
+  webhookCalls: WebhookCallView[];
   intervalMs: number;
   onClose: () => void;
   onClear: (key: string) => Promise<boolean>;
 }
 
-export function LogDrawer({ rule, intervalMs, onClose, onClear }: LogDrawerProps) {
+export function LogDrawer({ rule, webhookCalls, intervalMs, onClose, onClear }: LogDrawerProps) {
   const { t } = useTranslation();
   const { width } = useWindowSize();
   return (
@@ -29,7 +34,22 @@ export function LogDrawer({ rule, intervalMs, onClose, onClear }: LogDrawerProps
       title={t('stun.logsTitle', { name: rule?.name ?? '' })}
       data-testid="stun-log-drawer"
     >
-      {rule && <LogPages key={rule.key} ruleKey={rule.key} intervalMs={intervalMs} onClear={onClear} />}
+      {rule && (
+        <Tabs
+          items={[
+            {
+              key: 'log',
+              label: t('stun.logs'),
+              children: <LogPages key={rule.key} ruleKey={rule.key} intervalMs={intervalMs} onClear={onClear} />,
+            },
+            {
+              key: 'webhook',
+              label: t('stun.webhookCalls', { count: webhookCalls.length }),
+              children: <WebhookHistory calls={webhookCalls} />,
+            },
+          ]}
+        />
+      )}
     </Drawer>
   );
 }

@@ -4,8 +4,8 @@ import { STUN_LIMITS as L } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { WebhookFields } from '../ddns/WebhookFields';
 import { fetchDdnsTasks, stunKeys } from './api';
+import { StunWebhookFields } from './StunWebhookFields';
 
 const SCRIPT_ENV =
   'LUCKY_STUN_RULE LUCKY_STUN_PROTOCOL LUCKY_STUN_INNER_IP LUCKY_STUN_INNER_PORT LUCKY_STUN_OUTER_IP LUCKY_STUN_OUTER_PORT';
@@ -53,9 +53,8 @@ export function NotifyFields({ testing, onTestWebhook }: NotifyFieldsProps) {
           data-testid="stun-script"
         />
       </Form.Item>
-      <WebhookFields
-        prefix={['webhook']}
-        taskProxy={false}
+      <StunWebhookFields
+        enabledHelp={t('stun.ruleWebhookHelp')}
         testing={testing}
         onTest={onTestWebhook}
         testId="stun-rule-webhook"

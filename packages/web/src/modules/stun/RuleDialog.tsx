@@ -1,14 +1,14 @@
 // Add or edit a rule. The form checks what it can as the user types (the shared schema the
 // server parses with, and the names of the other rules); a refusal from the server lands beside
 // the field it names (useFormErrors), opening its folded group, and the dialog stays open.
-import type { StunRuleView } from '@lucky/shared';
+import type { StunRule, StunRuleView } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { valuesToWebhook } from '../../components/webhook/webhookForm';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
-import { valuesToWebhook } from '../ddns/taskForm';
 import { createRule, fetchSettings, stunKeys, updateRule } from './api';
 import { BasicFields } from './BasicFields';
 import { RuleSections } from './RuleSections';
@@ -83,7 +83,7 @@ export function RuleDialog({ open, rule, otherNames, onClose, onSaved }: RuleDia
   };
 
   const testWebhook = () => {
-    const refused = webhookTest.run(valuesToWebhook(current().webhook), rule?.key ?? '');
+    const refused = webhookTest.run(valuesToWebhook<StunRule['webhook']>(current().webhook), rule?.key ?? '');
     if (refused.length > 0) errors.show(refused);
   };
 

@@ -13,16 +13,16 @@ import type { Translate } from '../../api/callErrors';
 import { LinesInput } from '../../components/LinesInput';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
-import { valuesToWebhook } from '../ddns/taskForm';
-import { WebhookFields } from '../ddns/WebhookFields';
 import { fetchSettings, saveSettings, stunKeys } from './api';
 import { errorText } from './errors';
+import { StunWebhookFields } from './StunWebhookFields';
 import {
   checkSettings,
   type SettingsFormValues,
   settingsFieldOf,
   settingsPatch,
   settingsToValues,
+  valuesToSettings,
 } from './settingsForm';
 import { useStunWebhookTest } from './useStunWebhookTest';
 import { rangeRule } from './validators';
@@ -98,7 +98,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   };
 
   const testWebhook = () => {
-    const refused = webhookTest.run(valuesToWebhook(current().webhook), '');
+    const refused = webhookTest.run(valuesToSettings(current()).webhook, '');
     if (refused.length > 0) errors.show(refused);
   };
 
@@ -207,9 +207,8 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           <Divider titlePlacement="start" className="stun-section">
             {t('stun.globalWebhook')}
           </Divider>
-          <WebhookFields
-            prefix={['webhook']}
-            taskProxy={false}
+          <StunWebhookFields
+            enabledHelp={t('stun.globalWebhookHelp')}
             testing={webhookTest.testing}
             onTest={testWebhook}
             testId="stun-settings-webhook"

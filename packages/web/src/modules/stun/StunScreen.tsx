@@ -161,7 +161,13 @@ export default function StunScreen() {
         rule={natType.of}
         onClose={() => setNatType(closed)}
       />
-      <LogDrawer rule={logsOf} intervalMs={intervalMs} onClose={() => setLogsOf(null)} onClear={actions.clearLogs} />
+      <LogDrawer
+        rule={logsOf}
+        webhookCalls={data?.list.find((r) => r.key === logsOf?.key)?.webhookHistory ?? []}
+        intervalMs={intervalMs}
+        onClose={() => setLogsOf(null)}
+        onClear={actions.clearLogs}
+      />
     </div>
   );
 }

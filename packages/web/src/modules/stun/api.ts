@@ -83,11 +83,11 @@ export const fetchSettings = (signal?: AbortSignal) => get<StunSettingsResponse>
 export const saveSettings = (patch: StunSettingsPatch) =>
   put<StunSettingsResponse>(`${BASE}/settings`, patch, { silent: true });
 
-/** One call with demo addresses; `rule` '' = the global webhook (its stored secrets fill masked fields). */
-export const testWebhook = (webhook: StunRule['webhook'], rule = '') =>
+/** One call with demo addresses; `key` is the rule's ('' = the global webhook), whose stored secrets fill masked fields. */
+export const testWebhook = (webhook: StunRule['webhook'], key = '') =>
   post<StunWebhookTestResponse>(
     `${BASE}/webhook/test`,
-    { webhook, rule },
+    { webhook, key },
     // Every attempt may take the webhook's own time-out.
     { silent: true, timeoutMs: ((webhook.timeout || 20) * (1 + (webhook.retries || 0)) + 10) * 1000 },
   );

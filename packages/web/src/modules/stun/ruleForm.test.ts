@@ -38,7 +38,7 @@ describe('STUN rule form as data', () => {
     expect(input).not.toHaveProperty('key');
     expect(input).not.toHaveProperty('mappings');
     expect(input.heartbeatSec).toBe(40);
-    const { key: _key, state: _s, mappings: _m, lastLogs: _l, ...fields } = rule;
+    const { key: _key, state: _s, mappings: _m, lastLogs: _l, webhookHistory: _w, ...fields } = rule;
     expect(input).toEqual(fields);
   });
 

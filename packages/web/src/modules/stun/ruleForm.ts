@@ -12,7 +12,12 @@ import {
   stunRuleInputSchema,
 } from '@lucky/shared';
 import type { Failure } from '../../api/callErrors';
-import { valuesToWebhook, type WebhookFormValues, webhookToValues } from '../ddns/taskForm';
+import {
+  newWebhookValues,
+  valuesToWebhook,
+  type WebhookFormValues,
+  webhookToValues,
+} from '../../components/webhook/webhookForm';
 
 type RuleFields = Omit<StunRule, 'key'>;
 
@@ -40,7 +45,7 @@ function toValues(r: RuleFields): RuleFormValues {
     heartbeatSec: r.heartbeatSec === 0 ? null : r.heartbeatSec,
     retrySec: r.retrySec === 0 ? null : r.retrySec,
     stunServers: [...r.stunServers],
-    webhook: webhookToValues(r.webhook),
+    webhook: webhookToValues(r.webhook, newWebhookValues()),
   };
 }
 
@@ -85,7 +90,7 @@ export function valuesToInput(v: RuleFormValues): StunRuleInput {
     perIpMaxConnections: get('perIpMaxConnections'),
     udpTimeoutMs: get('udpTimeoutMs'),
     script: get('script'),
-    webhook: valuesToWebhook(get('webhook')),
+    webhook: valuesToWebhook<RuleFields['webhook']>(get('webhook')),
     ddnsTask: get('ddnsTask') ?? '',
     stunServers: trimmed(get('stunServers')),
     timeoutMs: get('timeoutMs'),

@@ -2,7 +2,12 @@
 // sent (only what changed), and the check before sending (the schema the server parses with).
 import { type StunSettings, type StunSettingsPatch, stunIssues, stunSettingsPatchSchema } from '@lucky/shared';
 import type { Failure } from '../../api/callErrors';
-import { valuesToWebhook, type WebhookFormValues, webhookToValues } from '../ddns/taskForm';
+import {
+  newWebhookValues,
+  valuesToWebhook,
+  type WebhookFormValues,
+  webhookToValues,
+} from '../../components/webhook/webhookForm';
 
 export interface SettingsFormValues extends Omit<StunSettings, 'stunServers' | 'webhook'> {
   /** One per line, as typed. */
@@ -13,23 +18,24 @@ export interface SettingsFormValues extends Omit<StunSettings, 'stunServers' | '
 export const SETTINGS_FIELDS = ['enabled', 'stunServers', 'keepAliveUrl', 'heartbeatSec', 'retrySec', 'webhook'];
 
 export function settingsToValues(s: StunSettings): SettingsFormValues {
-  return { ...s, stunServers: [...s.stunServers], webhook: webhookToValues(s.webhook) };
+  return { ...s, stunServers: [...s.stunServers], webhook: webhookToValues(s.webhook, newWebhookValues()) };
 }
 
-function toSettings(v: SettingsFormValues): StunSettings {
+/** The whole settings as the form holds them, in the API's shape. */
+export function valuesToSettings(v: SettingsFormValues): StunSettings {
   return {
     enabled: v.enabled,
     stunServers: v.stunServers.map((s) => s.trim()).filter(Boolean),
     keepAliveUrl: (v.keepAliveUrl ?? '').trim(),
     heartbeatSec: v.heartbeatSec,
     retrySec: v.retrySec,
-    webhook: valuesToWebhook(v.webhook),
+    webhook: valuesToWebhook<StunSettings['webhook']>(v.webhook),
   };
 }
 
 /** The fields whose value differs from the stored one (the webhook as a whole). */
 export function settingsPatch(stored: StunSettings, v: SettingsFormValues): StunSettingsPatch {
-  const next = toSettings(v);
+  const next = valuesToSettings(v);
   const patch: Record<string, unknown> = {};
   for (const k of SETTINGS_FIELDS as (keyof StunSettings)[])
     if (JSON.stringify(next[k]) !== JSON.stringify(stored[k])) patch[k] = next[k];

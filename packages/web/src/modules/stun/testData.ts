@@ -44,6 +44,7 @@ export function ruleView(over: Partial<StunRuleView> = {}): StunRuleView {
     ...rule,
     state: 'running',
     mappings: [mapping()],
+    webhookHistory: [],
     lastLogs: [],
     ...over,
   };

@@ -35,10 +35,9 @@ describe('STUN webhook test', () => {
         reason: {
           code: 'answerNotSuccess',
           params: { status: 500 },
-          text: 'the answer (HTTP 500) does not contain a success string',
+          text: 'HTTP 500: the answer is not a success',
         },
         response: 'nope',
-        request: { method: 'GET', url: 'http://hook.example/x' },
       },
     });
     renderWithProviders(<SettingsDialog open onClose={() => {}} />);
@@ -52,10 +51,10 @@ describe('STUN webhook test', () => {
     await userEvent.paste('http://hook.example/x');
     await userEvent.click(screen.getByText('禁用成功检查（任何 2xx 即成功）'));
     await userEvent.click(screen.getByTestId('stun-settings-webhook-test'));
-    const result = await screen.findByTestId('ddns-webhook-result');
-    expect(within(result).getByText('应答（HTTP 500）中没有成功字符串')).toBeTruthy();
+    const result = await screen.findByTestId('webhook-result');
+    expect(within(result).getByText('HTTP 500：答复不表示成功')).toBeTruthy();
     await waitFor(() => expect(tests()).toHaveLength(1));
     const body = JSON.parse(String(tests()[0]?.[1].body));
-    expect(body).toMatchObject({ rule: '', webhook: { enabled: true, url: 'http://hook.example/x' } });
+    expect(body).toMatchObject({ key: '', webhook: { enabled: true, url: 'http://hook.example/x' } });
   });
 });

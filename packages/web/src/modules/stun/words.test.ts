@@ -1,6 +1,7 @@
 // The words the server writes for the STUN screen — field issues, reasons, log lines — and the
 // words of its own enumerations have a translation in both languages, with only the params the
-// server's English has; a coded line renders in the UI language (zh_CN here), nested words too.
+// server's English has (the webhook's codes in the shared webhook namespace); a coded line
+// renders in the UI language (zh_CN here), nested words too.
 import {
   MAPPING_STATES,
   NAT_FILTERINGS,
@@ -20,6 +21,11 @@ const LOCALES = {
   zh_CN: zhCN.stun as Record<string, string>,
   en_US: enUS.stun as Record<string, string>,
 };
+/** The webhook's own codes read from the shared `webhook` namespace (i18n/coded.ts). */
+const WEBHOOK_LOCALES: Record<string, Record<string, string>> = {
+  zh_CN: zhCN.webhook as Record<string, string>,
+  en_US: enUS.webhook as Record<string, string>,
+};
 const names = (template: string, re: RegExp) => [...template.matchAll(re)].map((m) => m[1] as string);
 
 describe('STUN words in both languages', () => {
@@ -32,7 +38,7 @@ describe('STUN words in both languages', () => {
   it.each(coded)('%s_%s is translated, with the params of the English template', (kind, code, english) => {
     const sent = names(english, /\{(\w+)\}/g);
     for (const [lang, ns] of Object.entries(LOCALES)) {
-      const text = ns[`${kind}_${code}`];
+      const text = ns[`${kind}_${code}`] ?? WEBHOOK_LOCALES[lang]?.[`${kind}_${code}`];
       expect(text, `${lang} stun.${kind}_${code}`).toBeTruthy();
       for (const n of names(text ?? '', /\{\{(\w+)\}\}/g))
         expect(sent, `${lang} ${kind}_${code}: {{${n}}}`).toContain(n);

@@ -34,7 +34,9 @@ export class TcpForwarder {
     if (!ok.ok) {
       this.stats.refused++;
       this.host.line(5, 'refused', { proto: 'tcp', client: who, cap: ok.cap });
-      raw.destroy();
+      // A reset, as port forwarding and the web service refuse: a FIN would leave a TIME_WAIT
+      // entry on the mapped port for every refused connection of a flood.
+      raw.resetAndDestroy();
       return;
     }
     // Falls back to the accepted socket in stream mode when Node's internals refuse the handle.
