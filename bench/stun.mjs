@@ -27,8 +27,11 @@ const UDP_ARGS = ['-u', '-b', '200M', '-l', '200'];
 const MEMORY_RULES = 10;
 /** The shortest heartbeat a rule may have: the memory figure includes heartbeats that run. */
 const HEARTBEAT_SEC = 5;
-/** Below this share of the other's figure STUN "loses" beyond what rounds on a shared machine drift. */
-const NOISE = 0.95;
+/**
+ * How far the medians of one path moved between whole runs of this bench on the 2-core build
+ * machine (TCP ratios from 81 to 120 %): a defeat smaller than this is printed as within the drift.
+ */
+const DRIFT = 0.1;
 /** USER_HZ: the unit of /proc/<pid>/stat's CPU times. */
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
@@ -117,8 +120,9 @@ function dnatRuleset(wanIp, homeIp) {
 /** One iperf3 run from the public namespace to WAN:port; its `end` section. */
 async function iperf(l, port, extra, seconds) {
   const args = ['-c', l.wanIp, '-p', String(port), '-t', String(seconds), '--connect-timeout', '3000', '-J', ...extra];
-  // iperf3 3.12 can hang at the end of a lossy UDP test (esnet/iperf#1527): a run that outlives
-  // its time by far is killed (lab.exec) and tried again once.
+  // A lossy UDP test can still leave iperf3 waiting for a datagram that was dropped (its UDP
+  // handshake has no retry, esnet/iperf#351): a run that outlives its time by far is killed
+  // (lab.exec) and tried again once.
   const r = await l.exec(l.pub, 'iperf3', args, { timeoutMs: (seconds + 8) * 1000 });
   let json;
   try {
@@ -137,10 +141,10 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
-const UDP_TITLE = `UDP packets/s received (iperf3 ${UDP_ARGS.join(' ')})`;
-const SENT_TITLE = 'UDP packets/s sent (as fast as the sender got)';
+const UDP_TITLE = `UDP received (iperf3 ${UDP_ARGS.join(' ')})`;
+const SENT_TITLE = 'UDP sent (as fast as the sender got)';
 const LOSS_TITLE = 'UDP loss';
-const CPU_TITLE = 'console CPU per datagram received';
+const CPU_TITLE = 'console CPU per datagram';
 
 /** The measurements: the iperf3 arguments, how the figures read, and whether more is better. */
 const MEASURES = [
@@ -351,15 +355,19 @@ export async function benchStun() {
         const v = figure(m.title, other);
         if (m.title !== LOSS_TITLE)
           results.push({ name: `STUN lab ${m.title}: stun ÷ ${other}`, value: (stun / v) * 100, unit: '%' });
-        // Loss is compared in points (a ratio against almost nothing says little), and only where
-        // STUN did not deliver more: above what a relay passes, a faster sender only loses more.
-        const behind =
-          m.title === LOSS_TITLE
-            ? stun > v + 1 && figure(UDP_TITLE, 'stun') <= figure(UDP_TITLE, other)
-            : m.higher
-              ? stun < v * NOISE
-              : stun * NOISE > v;
-        if (behind) losses.push(`${m.title}: stun ${stun.toFixed(2)} vs ${other} ${v.toFixed(2)} ${m.unit}`);
+        const line = `${m.title}: stun ${stun.toFixed(2)} vs ${other} ${v.toFixed(2)} ${m.unit}`;
+        if (m.title === LOSS_TITLE) {
+          // In points (a ratio against almost nothing says little), and only where STUN did not
+          // deliver more: above what a relay passes, a sender that got to send more loses more.
+          if (stun > v && figure(UDP_TITLE, 'stun') <= figure(UDP_TITLE, other))
+            losses.push(`${line} (${(stun - v).toFixed(1)} points)`);
+          continue;
+        }
+        const gap = m.higher ? 1 - stun / v : stun / v - 1;
+        if (gap > 0)
+          losses.push(
+            `${line} (${(gap * 100).toFixed(1)} % behind${gap < DRIFT ? ', within the drift between runs' : ''})`,
+          );
       }
     }
   } finally {
@@ -370,8 +378,8 @@ export async function benchStun() {
   }
   console.log(
     losses.length
-      ? `\nSTUN loses (by more than ${Math.round((1 - NOISE) * 100)} %, loss by more than 1 point):\n  ${losses.join('\n  ')}`
-      : '\nSTUN loses nowhere (within the noise margin)',
+      ? `\nWhere STUN is behind (medians of ${ROUNDS} rounds):\n  ${losses.join('\n  ')}`
+      : '\nSTUN is behind nowhere',
   );
   return results;
 }
