@@ -152,7 +152,9 @@ export function RuleCard({ rule, onToggle, onEdit, onReopen, onNatType, onDelete
         </div>
       )}
 
-      {rule.lastNotify && <LastNotify notify={rule.lastNotify} testId={`stun-rule-notify-${key}`} />}
+      {rule.lastNotify && (rule.lastNotify.webhook || rule.lastNotify.script || rule.lastNotify.ddns) && (
+        <LastNotify notify={rule.lastNotify} testId={`stun-rule-notify-${key}`} />
+      )}
 
       <RecentLogs logs={rule.lastLogs} onOpenAll={onLogs} testId={`stun-rule-recent-${key}`} />
     </Card>
