@@ -74,7 +74,12 @@ async function mappingWhere(
       return m && cond(m) ? m : undefined;
     },
     { timeout, interval: 200, what: `${proto} mapping of ${key}` },
-  );
+  ).catch(async (err: Error) => {
+    // Say what the rule went through: its mappings and its log.
+    const r = await rule(key);
+    const log = (await ok('GET', `/api/stun/rules/${key}/logs?pageSize=40&order=oldest`)).logs.map((l: Json) => l.text);
+    throw new Error(`${err.message}\nmappings: ${JSON.stringify(r.mappings)}\nlog:\n${log.join('\n')}`);
+  });
   if (!found) throw new Error('unreachable: waitFor returns a value that passed');
   return found;
 }
@@ -142,6 +147,8 @@ beforeAll(async () => {
     keepAliveUrl: `http://${lab.publicIps[1]}:8080/`,
     heartbeatSec: HEARTBEAT_SEC,
     retrySec: 1,
+    // The global webhook: called for rules whose own webhook is off.
+    webhook: { enabled: true, method: 'GET', url: `${hookUrl}/global?addr=#{outerAddr}`, disableSuccessCheck: true },
   });
 }, 120_000);
 
@@ -196,6 +203,68 @@ describe('STUN in the NAT lab (full-cone router)', () => {
     expect(r).toEqual({ sent: 200, ok: 200 });
     const after = await mappingWhere(udpKey, 'udp', (x) => x.bytesIn > 0);
     expect(after.bytesIn).toBeGreaterThanOrEqual(200 * 500);
+    // This rule has no webhook of its own: the global one was told; the TCP rule's own one was not doubled.
+    await waitFor(() => hooks.some((h) => h.url === `/global?addr=${encodeURIComponent(`${lab.wanIp}:40200`)}`), {
+      timeout: 10_000,
+      what: 'the global webhook',
+    });
+    expect(hooks.some((h) => h.url.startsWith('/global') && h.url.includes('40100'))).toBe(false);
+  });
+
+  it('interface channel with auto-whitelist, a kept STUN connection instead of a keep-alive URL, and forwarding switched off', async () => {
+    const addrs = await lab.exec(lab.home, 'ip', ['-4', '-o', 'addr', 'show']);
+    const iface = addrs.stdout
+      .split('\n')
+      .find((l) => l.includes(`inet ${lab.homeIp}/`))
+      ?.split(/\s+/)[1];
+    expect(iface).toBeTruthy();
+    const key = await addRule({
+      name: 'iface',
+      protocols: ['tcp', 'udp'],
+      channelMode: 'interface',
+      channelInterface: iface,
+      localPort: 40500,
+      autoWhitelist: true,
+      targetPort: 7000,
+    });
+    const t = await mappingWhere(key, 'tcp', (x) => x.state === 'open');
+    expect(t.publicAddress).toBe(`${lab.wanIp}:40500`);
+    expect(t.localAddress).toBe(lab.homeIp);
+    await mappingWhere(key, 'udp', (x) => x.state === 'open');
+    const sent: Json = await runInNs(lab.pub, PEERS, ['tcp-send', lab.wanIp, '40500', '65536']);
+    expect(sent.got).toBe(sent.sent);
+    const opened = await lab.exec(lab.home, 'iptables', ['-S', 'INPUT']);
+    expect(opened.stdout).toMatch(new RegExp(`-p tcp .*--dport 40500 .*lucky:stun:${key}`));
+    expect(opened.stdout).toMatch(new RegExp(`-p udp .*--dport 40500 .*lucky:stun:${key}`));
+    await ok('DELETE', `/api/stun/rules/${key}`);
+    const closed = await lab.exec(lab.home, 'iptables', ['-S', 'INPUT']);
+    expect(closed.stdout).not.toContain(`lucky:stun:${key}`);
+
+    // No keep-alive URL: the STUN connection itself is kept and asked every heartbeat.
+    await ok('PUT', '/api/stun/settings', { keepAliveUrl: '' });
+    const kept = await addRule({ name: 'kept', protocols: ['tcp'], localPort: 40600, targetPort: 7000 });
+    const first = await mappingWhere(kept, 'tcp', (x) => x.state === 'open');
+    const later = await mappingWhere(
+      kept,
+      'tcp',
+      (x) => (x.lastCheck ?? 0) > (first.lastCheck ?? 0) && x.state === 'open',
+    );
+    expect(later.publicAddress).toBe(`${lab.wanIp}:40600`);
+    await ok('DELETE', `/api/stun/rules/${kept}`);
+    await ok('PUT', '/api/stun/settings', { keepAliveUrl: `http://${lab.publicIps[1]}:8080/` });
+
+    // Forwarding off: the mapping is kept and reported, nothing here answers on the port.
+    const bare = await addRule({
+      name: 'bare',
+      protocols: ['tcp'],
+      localPort: 40700,
+      disableForwarding: true,
+      targetPort: 7000,
+    });
+    const b = await mappingWhere(bare, 'tcp', (x) => x.state === 'open');
+    expect(b.publicAddress).toBe(`${lab.wanIp}:40700`);
+    await expect(runInNs(lab.pub, PEERS, ['tcp-send', lab.wanIp, '40700', '1024'])).rejects.toThrow();
+    await ok('DELETE', `/api/stun/rules/${bare}`);
   });
 
   it('a router redial: the new public address is seen within a heartbeat, told to script, webhook and DDNS, and forwarding follows it', async () => {

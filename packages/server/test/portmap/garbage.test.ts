@@ -266,10 +266,9 @@ describe('UPnP IGD against hostile gateways', () => {
   });
 
   it('a gateway that is neither an IPv4 address nor an http URL is refused without a request', async () => {
-    expect(await codeOf(openGateway('ftp://router/desc.xml'))).toEqual({
-      code: 'badGateway',
-      params: { gateway: 'ftp://router/desc.xml' },
-    });
+    for (const gateway of ['ftp://router/desc.xml', 'http://[bad', 'router.lan']) {
+      expect(await codeOf(openGateway(gateway))).toEqual({ code: 'badGateway', params: { gateway } });
+    }
   });
 
   /** A gateway whose description is good and whose control URL answers with `soap`. */

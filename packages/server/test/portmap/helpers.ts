@@ -61,8 +61,15 @@ export interface Kept {
   events: KeepEvent[];
   /** Resolves with the first event (already seen or still to come) that passes `pred`. */
   next(pred: (e: KeepEvent) => boolean, what: string, timeoutMs?: number): Promise<KeepEvent>;
-  /** Stops the mapping (it deletes it) and resolves once the process has exited. */
+  /** Stops the mapping (it deletes it) and resolves once the process has exited; again: the same. */
   stop(): Promise<KeepEvent[]>;
+}
+
+const running = new Set<Kept>();
+
+/** Stops every kept mapping still running (afterEach: a failed test leaves none behind). */
+export async function stopAllKept(): Promise<void> {
+  await Promise.all([...running].map((k) => k.stop()));
 }
 
 /** A PortMapping kept in home (keep.ts), its events streamed to the test as they happen. */
@@ -80,7 +87,7 @@ export function keepInHome(lab: Lab, method: PortMapMethod, req: PortMappingRequ
     for (const w of waiters) w();
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
+  const kept: Kept = {
     events,
     next: (pred, what, timeoutMs = 15_000) =>
       new Promise<KeepEvent>((resolve, reject) => {
@@ -108,7 +115,10 @@ export function keepInHome(lab: Lab, method: PortMapMethod, req: PortMappingRequ
     stop: async () => {
       child.stdin?.end();
       await exited;
+      running.delete(kept);
       return events;
     },
   };
+  running.add(kept);
+  return kept;
 }

@@ -82,10 +82,14 @@ function pcpAnswer(req: Buffer, b: Behaviour): Buffer | undefined {
   return a;
 }
 
-function start(method: 'natpmp' | 'pcp' | 'auto', g: FakeUdp, opts: PortMappingOptions = {}) {
+function start(method: 'natpmp' | 'pcp' | 'auto', g: FakeUdp, opts: PortMappingOptions = {}, throwing = false) {
   const timers = new ManualTimers();
   const changes: PortMappingState[] = [];
   const renewals: PortMappingState[] = [];
+  const record = (list: PortMappingState[]) => (s: PortMappingState) => {
+    list.push(s);
+    if (throwing) throw new Error('a hook with a bug');
+  };
   const m = new PortMapping(
     method,
     {
@@ -97,7 +101,7 @@ function start(method: 'natpmp' | 'pcp' | 'auto', g: FakeUdp, opts: PortMappingO
       description: 'test',
       gateway: '127.0.0.1',
     },
-    { onChange: (s) => changes.push(s), onRenew: (s) => renewals.push(s) },
+    { onChange: record(changes), onRenew: record(renewals) },
     {
       setTimeout: timers.setTimeout,
       clearTimeout: timers.clearTimeout,
@@ -142,6 +146,16 @@ describe('PortMapping', () => {
     expect(changes.map((c) => c.externalPort)).toEqual([20000, 20001]);
   });
 
+  it('keeps renewing when a hook throws', async () => {
+    const g = await gateway({ natpmp: 'ok', pcp: 'ok', externalPort: 20000, lifetime: 10 });
+    const { timers, changes, renewals } = start('natpmp', g, {}, true);
+    await waitFor(() => changes.length === 1);
+    expect(timers.delays()).toEqual([5000]);
+    timers.fire();
+    await waitFor(() => renewals.length === 1);
+    expect(timers.delays()).toEqual([5000]);
+  });
+
   it('backs off after failures, reports a failure once, and recovers', async () => {
     const b: Behaviour = { natpmp: 2, pcp: 'ok', externalPort: 20000, lifetime: 30 };
     const g = await gateway(b);
@@ -173,6 +187,31 @@ describe('PortMapping', () => {
     await m.stop();
     expect(pmpMaps(g).at(-1)).toEqual([0, 0]);
     expect(timers.pending.size).toBe(0);
+  });
+
+  it('after a failed renewal it asks for the port it held, and stop still deletes it', async () => {
+    const b: Behaviour = { natpmp: 'ok', pcp: 'ok', externalPort: 20000, lifetime: 60 };
+    const g = await gateway(b);
+    const { m, timers, changes } = start('natpmp', g, { retryMinMs: 100 });
+    await waitFor(() => changes.length === 1);
+    b.natpmp = 4; // out of resources
+    timers.fire();
+    await waitFor(() => changes.length === 2);
+    expect(changes[1]).toMatchObject({ ok: false, code: 'outOfResources' });
+    b.natpmp = 'ok';
+    timers.fire();
+    await waitFor(() => changes.length === 3);
+    expect(pmpMaps(g)).toEqual([
+      [5000, 3600],
+      [20000, 3600],
+      [20000, 3600],
+    ]);
+    b.natpmp = 4;
+    timers.fire();
+    await waitFor(() => changes.length === 4);
+    b.natpmp = 'ok';
+    await m.stop();
+    expect(pmpMaps(g).at(-1)).toEqual([0, 0]);
   });
 
   it('stop ends within its bound when the gateway has gone silent', async () => {

@@ -2,10 +2,10 @@
 // the home namespace: the public address, a mapping that carries traffic from the public
 // namespace, its delete; and PortMapping 'auto', which takes PCP from a gateway that speaks it.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../natlab/agentClient.js';
 import type { Lab } from '../natlab/lab.js';
-import { inHome, keepInHome, labWithMiniupnpd, leaseOf, okInHomeAll } from './helpers.js';
+import { inHome, keepInHome, labWithMiniupnpd, leaseOf, okInHomeAll, stopAllKept } from './helpers.js';
 
 let lab: Lab;
 let home: Agent;
@@ -14,6 +14,7 @@ let pub: Agent;
 beforeAll(async () => {
   ({ lab, home, pub } = await labWithMiniupnpd());
 });
+afterEach(stopAllKept);
 afterAll(async () => {
   await lab?.destroy();
 });

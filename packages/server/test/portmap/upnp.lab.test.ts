@@ -2,10 +2,10 @@
 // discovery, AddPortMapping for TCP and UDP (seen in miniupnpd's state and carrying traffic from
 // the public namespace), renewal with a short lease, a redial seen on renewal, DeletePortMapping,
 // and secure_mode's refusal as the coded 718 error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../natlab/agentClient.js';
 import type { Lab, UpnpLease } from '../natlab/lab.js';
-import { inHome, keepInHome, labWithMiniupnpd, leaseOf, okInHome, okInHomeAll } from './helpers.js';
+import { inHome, keepInHome, labWithMiniupnpd, leaseOf, okInHome, okInHomeAll, stopAllKept } from './helpers.js';
 
 let lab: Lab;
 let home: Agent;
@@ -14,6 +14,7 @@ let pub: Agent;
 beforeAll(async () => {
   ({ lab, home, pub } = await labWithMiniupnpd());
 });
+afterEach(stopAllKept);
 afterAll(async () => {
   await lab?.destroy();
 });
@@ -30,7 +31,7 @@ const mapping = (protocol: 'tcp' | 'udp', externalPort: number, internalPort: nu
 
 describe('UPnP IGD against miniupnpd', () => {
   it('discovers the gateway from the home address, with its external address', async () => {
-    const found = await okInHome<unknown[]>(lab, { op: 'discover', localAddress: lab.homeIp, timeoutMs: 1000 });
+    const found = await okInHome<unknown[]>(lab, { op: 'discover', localAddress: lab.homeIp, timeoutMs: 2000 });
     expect(found).toEqual([
       {
         location: LOCATION,

@@ -65,7 +65,12 @@ export class TcpMapping extends Mapping {
 
   protected override async keepAlive(): Promise<void> {
     const url = this.host.keepAliveUrl();
-    if (!url) return;
+    if (!url) {
+      // The setting changed to "keep the STUN connection": the HTTP one goes.
+      this.keeper?.drop();
+      this.keeper = undefined;
+      return;
+    }
     if (!this.keeper || this.keeper.url !== new KeepAlive(url).url) {
       this.keeper?.drop();
       this.keeper = new KeepAlive(url);
@@ -110,6 +115,9 @@ export class TcpMapping extends Mapping {
       if (opened) this.kept = { ...opened, server: result.server };
       return result;
     }
+    // A kept STUN connection (from before the keep-alive URL was set) holds the 4-tuple a fresh
+    // check to that server needs: close it first.
+    this.dropKept();
     return failover(this.host, 'tcp', async (server) => {
       const socket = await connectShared(this.bind(), server.address, server.port, { timeoutMs, signal: signal() });
       try {

@@ -163,7 +163,7 @@ export class PortMapping {
   }
 
   private async refresh(signal: AbortSignal): Promise<void> {
-    const renewing = this.held !== undefined;
+    const renewing = this.reported?.ok === true;
     try {
       const held = await this.map(signal);
       if (!this.running) {
@@ -179,13 +179,14 @@ export class PortMapping {
         method: held.method,
       };
       this.report(state);
-      if (renewing) this.hooks.onRenew?.(state);
+      if (renewing) this.tell(() => this.hooks.onRenew?.(state));
       this.schedule(held.lifetimeSec > 0 ? (held.lifetimeSec * 1000) / 2 : (this.opts.permanentCheckMs ?? 10 * 60_000));
     } catch (err) {
       if (!this.running) return;
       const e = asPortMapError(err, this.preferred ?? this.fixedMethod() ?? 'pcp', this.req.gateway ?? '');
-      // The gateway may have lost the mapping (reboot): the next attempt starts from discovery.
-      this.held = undefined;
+      // The gateway may have moved (reboot, new description URL): the next attempt starts from
+      // discovery. `held` stays: the next attempt asks for the same port again, and stop still
+      // deletes what may be left at the gateway.
       this.igd = undefined;
       this.report({
         ok: false,
@@ -211,7 +212,16 @@ export class PortMapping {
       prev.method === state.method &&
       prev.code === state.code;
     this.reported = state;
-    if (!same) this.hooks.onChange(state);
+    if (!same) this.tell(() => this.hooks.onChange(state));
+  }
+
+  /** Calls a hook; its own failure is not the gateway's and must not stop the renewals. */
+  private tell(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // the caller's bug, reported nowhere better than its own code
+    }
   }
 
   private udpOpts(signal: AbortSignal, maxTries = this.opts.udpMaxTries) {

@@ -29,7 +29,7 @@ export interface SsdpAnswer {
 export interface SsdpSearchOptions {
   /** Source address of the search (the interface it goes out of); default: the kernel's choice. */
   localAddress?: string;
-  /** How long answers are collected (default 2000 ms). */
+  /** How long answers are collected (default 2000 ms; below 1500 ms a device's random answer delay may miss it). */
   timeoutMs?: number;
   /** Only answers from this IPv4 address count; the search is also sent to it directly. */
   target?: string;
@@ -73,7 +73,9 @@ export function parseSsdpAnswer(msg: Buffer, address: string): SsdpAnswer | unde
 /** Searches for IGDs; resolves with the distinct answers (by LOCATION) seen before the time-out. */
 export function ssdpSearch(opts: SsdpSearchOptions = {}): Promise<SsdpAnswer[]> {
   const timeoutMs = opts.timeoutMs ?? 2000;
-  const mx = Math.min(5, Math.max(1, Math.floor(timeoutMs / 1000)));
+  // Devices wait a random time of up to MX seconds before they answer (miniupnpd does): MX stays
+  // half a second or more below the time-out so that a late answer is still collected.
+  const mx = Math.min(5, Math.max(1, Math.floor((timeoutMs - 500) / 1000)));
   return new Promise<SsdpAnswer[]>((resolve, reject) => {
     if (opts.target !== undefined && !net.isIPv4(opts.target)) {
       reject(new Error(`not an IPv4 address: ${opts.target}`));

@@ -124,6 +124,7 @@ export async function openGateway(gateway: string | undefined, opts: UpnpOptions
   const where = gateway ?? '';
   try {
     if (/^http:\/\//i.test(where)) {
+      if (!URL.canParse(where)) throw new PortMapError('badGateway', { gateway: clip(where) });
       location = new URL(where).href;
     } else if (where === '' || net.isIPv4(where)) {
       const target = where === '' ? undefined : where;
@@ -154,13 +155,11 @@ export async function openGateway(gateway: string | undefined, opts: UpnpOptions
   if (services.length === 0) throw new PortMapError('noService', { method: 'upnp', gateway: host });
   if (services.length === 1) return services[0];
   for (const svc of services) {
-    if (
-      await getExternalAddress(svc, opts).then(
-        () => true,
-        () => false,
-      )
-    )
-      return svc;
+    const connected = await getExternalAddress(svc, opts).then(
+      () => true,
+      () => false,
+    );
+    if (connected) return svc;
   }
   return services[0];
 }
