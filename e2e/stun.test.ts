@@ -188,10 +188,13 @@ describe('STUN screen', () => {
     const page = await open();
     await page.goto(`${program.base}/#/stun`);
     await page.getByTestId('stun-screen').waitFor();
-    await Promise.all([
-      page.waitForEvent('load'),
-      page.getByTestId('language-switch').getByText(en.common.lang_en_US).click(),
-    ]);
+    // English through the stored choice (what the language switch writes) and a reload: the
+    // switch itself is the shell test's; a click racing the list's polling re-render missed it once.
+    await page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('lucky') ?? '{}');
+      localStorage.setItem('lucky', JSON.stringify({ ...stored, lang: 'en_US' }));
+    });
+    await page.reload();
     await page.getByText(en.stun.title).first().waitFor();
     const key = otherKey;
     await page.getByTestId(`stun-rule-${key}`).waitFor();
