@@ -91,7 +91,9 @@ export class PortMaps {
         },
         {
           onChange: (s) => {
-            const name = method === 'upnp' ? 'UPnP' : 'NAT-PMP';
+            // 'auto' may have settled on PCP: show the method that holds the mapping.
+            if (s.method) view.method = s.method;
+            const name = view.method === 'upnp' ? 'UPnP' : view.method === 'pcp' ? 'PCP' : 'NAT-PMP';
             entry.view = s.ok
               ? {
                   method: view.method,
@@ -118,6 +120,7 @@ export class PortMaps {
               this.host.line(3, 'portMapFailed', { proto: protocol, method: name, detail: s.detail ?? s.code ?? '' });
           },
         },
+        { setTimeout: (fn, ms) => this.host.setTimeout(fn, ms) },
       ),
     };
     this.entries.push(entry);
@@ -140,7 +143,6 @@ export class PortMaps {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    const rule = this.host.rule();
     await Promise.all(
       this.entries.map(async (e) => {
         await e.mapping.stop();
@@ -148,6 +150,5 @@ export class PortMaps {
       }),
     );
     this.entries = [];
-    void rule;
   }
 }

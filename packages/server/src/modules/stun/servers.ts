@@ -1,9 +1,24 @@
-import type { StunProtocol } from '@lucky/shared';
+import { isIpv4, type StunProtocol } from '@lucky/shared';
 import type { MappingHost } from './host.js';
 import { type Endpoint, MappingError, stunReason } from './mapping.js';
+import { StunError } from './protocol/errors.js';
 import { AllServersFailed, withFailover } from './protocol/servers.js';
 
 export { resolveServer } from './protocol/servers.js';
+
+/**
+ * The mapped address a server reported, when it can be this mapping's public address. The
+ * mappings are IPv4 (the sockets are), so an IPv6 XOR-MAPPED-ADDRESS is a wrong answer: taken, it
+ * would be shown, sent to scripts and webhooks and written into a DDNS A record.
+ */
+export function publicEndpoint(mapped: Endpoint, server: string): Endpoint {
+  if (!isIpv4(mapped.address))
+    throw new StunError('invalidAnswer', `the STUN server reported ${mapped.address}, not an IPv4 address`, {
+      server,
+      reason: 'notIpv4',
+    });
+  return mapped;
+}
 
 /**
  * Asks the rule's servers in order (the one that answered last first) until one answers; each
@@ -16,9 +31,11 @@ export async function failover(
   attempt: (server: Endpoint) => Promise<Endpoint>,
 ): Promise<{ mapped: Endpoint; server: string }> {
   try {
-    const r = await withFailover(host.servers(), (s) => attempt({ address: s.address, port: s.port }), {
-      signal: host.signal,
-    });
+    const r = await withFailover(
+      host.servers(),
+      async (s) => publicEndpoint(await attempt({ address: s.address, port: s.port }), s.text),
+      { signal: host.signal },
+    );
     for (const e of r.errors) host.line(5, 'serverFailed', { proto, server: e.server, detail: e.error.message });
     host.serverWorked(r.server.text);
     return { mapped: r.result, server: r.server.text };

@@ -5,7 +5,7 @@ import type { MappingHost } from './host.js';
 import { KeepAlive } from './keepAlive.js';
 import { type Endpoint, Mapping, MappingError, stunReason } from './mapping.js';
 import { TcpStunConnection } from './protocol/tcp.js';
-import { failover } from './servers.js';
+import { failover, publicEndpoint } from './servers.js';
 
 /**
  * A TCP mapping. Every socket of it shares the one local port (SO_REUSEADDR + SO_REUSEPORT,
@@ -93,8 +93,9 @@ export class TcpMapping extends Mapping {
       if (k && !k.socket.destroyed) {
         try {
           const answer = await k.conn.binding({ timeoutMs, signal: signal() });
+          const mapped = publicEndpoint(answer.mapped, k.server);
           this.host.serverWorked(k.server);
-          return { mapped: answer.mapped, server: k.server };
+          return { mapped, server: k.server };
         } catch {
           this.dropKept();
         }

@@ -31,7 +31,9 @@ export class TcpForwarder {
     if (!ok.ok) {
       this.stats.refused++;
       this.host.line(5, 'refused', { proto: 'tcp', client: who, cap: ok.cap });
-      client.destroy();
+      // A reset, as port forwarding and the web service refuse: a FIN would leave a TIME_WAIT
+      // entry on the mapped port for every refused connection of a flood.
+      client.resetAndDestroy();
       return;
     }
     this.stats.accepted++;

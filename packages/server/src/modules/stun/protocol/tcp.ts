@@ -175,8 +175,14 @@ export class TcpStunConnection {
     }
   }
 
+  /**
+   * Gives up on a server that broke the framing. With a reset: a FIN would leave this side in
+   * FIN_WAIT / TIME_WAIT (the server keeps its end open), holding the 4-tuple from the shared
+   * local port to that server, so the next check of it from the same port could not connect.
+   */
   private abort(err: StunError): void {
     this.fail(err);
-    this.socket.destroy();
+    if (!this.socket.destroyed && this.socket.readyState === 'open') this.socket.resetAndDestroy();
+    else this.socket.destroy();
   }
 }
