@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { BUILT_MODULES } from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 import { waitFor } from './wait.js';
@@ -34,14 +35,12 @@ describe('program calls', () => {
     expect(r.data.process.rss).toBeGreaterThan(0);
     expect(r.data.connections.adminHttp).toBeGreaterThanOrEqual(1);
     expect(r.data.interfaces.some((i: { name: string }) => i.name === 'lo')).toBe(true);
-    // THE module list, each with its true state: DDNS and port forwarding are switched off by
-    // default (`disabled`, never `running`); the web service is on with no rule switched on, so
-    // nothing listens (`stopped`).
-    expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual([
-      ['ddns', 'disabled'],
-      ['portforward', 'disabled'],
-      ['reverseproxy', 'stopped'],
-    ]);
+    // THE module list, each with its true state: the web service is on with no rule switched on,
+    // so nothing listens (`stopped`); every other module is switched off by default (`disabled`,
+    // never `running`).
+    expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual(
+      BUILT_MODULES.map((key) => [key, key === 'reverseproxy' ? 'stopped' : 'disabled']),
+    );
   });
 
   it('info and execgc', async () => {

@@ -182,8 +182,9 @@ describe('a TCP mapping’s listener under floods and slow peers', () => {
       },
       { key: 'slow', name: 'slow', targetPort: behaving.port },
       { key: 'deaf', name: 'deaf', targetPort: deaf.port, timeoutMs: 1000 },
+      { key: 'idle', name: 'idle', targetPort: echo.port, tcpIdleTimeoutMs: 1000 },
     ]);
-    for (const key of ['flood', 'slow', 'deaf']) await opened(rt, key);
+    for (const key of ['flood', 'slow', 'deaf', 'idle']) await opened(rt, key);
   });
   afterAll(async () => {
     await rt?.stop();
@@ -311,6 +312,26 @@ describe('a TCP mapping’s listener under floods and slow peers', () => {
     expect(failed[0].params?.client).toMatch(/^127\.0\.0\.10:\d+$/);
     expect(view(rt, 'deaf').connections).toBe(0);
     expect(view(rt, 'deaf').state).toBe('open');
+  });
+
+  it('a client that connects and goes quiet is closed at the rule’s idle time-out; one that keeps talking is not', async () => {
+    const port = view(rt, 'idle').localPort;
+    const quiet = await connect(port, '127.0.0.1', '127.0.0.11');
+    const talker = await connect(port, '127.0.0.1', '127.0.0.12');
+    // The talker sends a byte every 300 ms (its echo comes back), well inside the 1 s idle time.
+    const ticker = setInterval(() => talker.write('x'), 300);
+    try {
+      await closedWithin(quiet, 6000);
+      expect(talker.destroyed).toBe(false);
+      const idle = await waitFor(
+        () => lines(rt, 'idle', 'idleClosed'),
+        (l) => l.length === 1,
+      );
+      expect(idle[0].params?.client).toMatch(/^127\.0\.0\.11:\d+$/);
+    } finally {
+      clearInterval(ticker);
+      talker.destroy();
+    }
   });
 });
 

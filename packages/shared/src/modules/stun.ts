@@ -27,6 +27,8 @@ export const STUN_LIMITS = {
   maxConnections: { min: 1, max: 16384, default: 256 },
   perIpMaxConnections: { min: 0, max: 16384, default: 64 },
   udpTimeoutMs: { min: 1000, max: 3_600_000, default: 60_000 },
+  /** A relayed TCP connection with no byte either way for this long is closed; 0 = never. */
+  tcpIdleTimeoutMs: { min: 0, max: 86_400_000, default: 1_800_000 },
   servers: { max: 32 },
   logLevel: { min: 2, max: 6, default: 4 },
   logCapacity: { min: 0, max: 102400, default: 1024 },
@@ -198,6 +200,8 @@ const ruleShape = {
   maxConnections: int(L.maxConnections),
   perIpMaxConnections: int(L.perIpMaxConnections),
   udpTimeoutMs: int(L.udpTimeoutMs),
+  /** A relayed TCP connection idle this long either way is closed (0 = never). */
+  tcpIdleTimeoutMs: int(L.tcpIdleTimeoutMs),
   /**
    * Shell command run when the public address changes. Environment: LUCKY_STUN_RULE,
    * LUCKY_STUN_PROTOCOL, LUCKY_STUN_INNER_IP, LUCKY_STUN_INNER_PORT, LUCKY_STUN_OUTER_IP,
@@ -348,6 +352,7 @@ export const STUN_LOG = {
   listenFailed: '{proto}: cannot listen on local port {port}: {detail}',
   opened: '{proto} {client} → {target} open',
   closed: '{proto} {client} closed after {seconds} s, in {in}, out {out}',
+  idleClosed: '{proto} {client}: idle for {seconds} s, closing',
   targetFailed: '{proto} {client}: target {target} failed: {detail}',
   refused: '{proto} {client} refused: limit of {cap} connections',
   sessionOpened: '{proto} {client} → {target} session open',

@@ -5,7 +5,7 @@ import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { rangeRule } from './validators';
 
-export function LimitsFields({ udp }: { udp: boolean }) {
+export function LimitsFields({ udp, tcp = true }: { udp: boolean; tcp?: boolean }) {
   const { t } = useTranslation();
   return (
     <>
@@ -24,6 +24,15 @@ export function LimitsFields({ udp }: { udp: boolean }) {
         rules={[rangeRule(t, L.perIpMaxConnections)]}
       >
         <InputNumber<number> precision={0} style={{ width: 180 }} />
+      </Form.Item>
+      <Form.Item
+        name="tcpIdleTimeoutMs"
+        label={t('stun.tcpIdleTimeout')}
+        hidden={!tcp}
+        extra={t('stun.tcpIdleTimeoutHelp')}
+        rules={[rangeRule(t, L.tcpIdleTimeoutMs)]}
+      >
+        <InputNumber<number> precision={0} suffix={t('stun.unitMs')} style={{ width: 180 }} />
       </Form.Item>
       <Form.Item
         name="udpTimeoutMs"

@@ -3,12 +3,12 @@
 // script / webhook / DDNS outcome and the newest log lines; actions to edit, re-open the mappings
 // now, detect the NAT type, read the log and delete.
 import { DeleteOutlined, EditOutlined, FileTextOutlined, RadarChartOutlined, SyncOutlined } from '@ant-design/icons';
-import type { Coded, StunRuleView } from '@lucky/shared';
+import type { StunRuleView } from '@lucky/shared';
 import { Alert, Button, Card, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../components/time';
-import { codedText } from '../../i18n/coded';
+import { codedText, codedTextWithCauses } from '../../i18n/coded';
 import { MappingPanel } from './MappingPanel';
 import { NatTypeView } from './NatTypeView';
 import { RecentLogs } from './RecentLogs';
@@ -152,7 +152,9 @@ export function RuleCard({ rule, onToggle, onEdit, onReopen, onNatType, onDelete
         </div>
       )}
 
-      {rule.lastNotify && <LastNotify notify={rule.lastNotify} testId={`stun-rule-notify-${key}`} />}
+      {rule.lastNotify && (rule.lastNotify.webhook || rule.lastNotify.script || rule.lastNotify.ddns) && (
+        <LastNotify notify={rule.lastNotify} testId={`stun-rule-notify-${key}`} />
+      )}
 
       <RecentLogs logs={rule.lastLogs} onOpenAll={onLogs} testId={`stun-rule-recent-${key}`} />
     </Card>
@@ -162,10 +164,12 @@ export function RuleCard({ rule, onToggle, onEdit, onReopen, onNatType, onDelete
 /** The last time the public address was announced: how the webhook, script and DDNS update went. */
 function LastNotify({ notify, testId }: { notify: NonNullable<StunRuleView['lastNotify']>; testId: string }) {
   const { t } = useTranslation();
-  const parts: [string, Coded | undefined][] = [
-    ['stun.webhook', notify.webhook],
-    ['stun.script', notify.script],
-    ['stun.ddnsTask', notify.ddns],
+  // A webhook outcome carries what went wrong as its cause or detail (core webhook kit), after the
+  // text; the script's and DDNS's reasons name their detail in the text itself.
+  const parts: [string, string | undefined][] = [
+    ['stun.webhook', notify.webhook && codedTextWithCauses('stun', 'reason', notify.webhook)],
+    ['stun.script', notify.script && codedText('stun', 'reason', notify.script)],
+    ['stun.ddnsTask', notify.ddns && codedText('stun', 'reason', notify.ddns)],
   ];
   return (
     <div className="stun-rule-line" data-testid={testId}>
@@ -176,8 +180,7 @@ function LastNotify({ notify, testId }: { notify: NonNullable<StunRuleView['last
         .filter(([, c]) => c !== undefined)
         .map(([label, c]) => (
           <span key={label} className="stun-notify-part">
-            <Typography.Text type="secondary">{t(label)}:</Typography.Text>{' '}
-            <span>{codedText('stun', 'reason', c as Coded)}</span>
+            <Typography.Text type="secondary">{t(label)}:</Typography.Text> <span>{c}</span>
           </span>
         ))}
     </div>

@@ -93,6 +93,7 @@ describe('STUN rule dialog', () => {
       maxConnections: 256,
       perIpMaxConnections: 64,
       udpTimeoutMs: 60_000,
+      tcpIdleTimeoutMs: 1_800_000,
       script: '',
       webhook: expect.objectContaining({ enabled: false, method: 'GET', headers: [], successStrings: [] }),
       ddnsTask: '',

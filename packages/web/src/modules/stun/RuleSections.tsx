@@ -48,6 +48,7 @@ function headerFacts(v: RuleFormValues) {
     heartbeatSec: all.heartbeatSec,
     maxConnections: all.maxConnections,
     udp: hasProtocol(all, 'udp'),
+    tcp: hasProtocol(all, 'tcp'),
     logLevel: all.logLevel ?? DEFAULTS.logLevel,
     logCapacity: all.logCapacity ?? DEFAULTS.logCapacity,
   };
@@ -105,7 +106,7 @@ export function RuleSections({ open, onOpenChange, globals, webhookTesting, onTe
       key: 'limits',
       label: t('stun.panelLimits'),
       extra: <Summary>{t('stun.limitsSummary', { max: v.maxConnections ?? '?' })}</Summary>,
-      children: <LimitsFields udp={v.udp} />,
+      children: <LimitsFields udp={v.udp} tcp={v.tcp} />,
     },
     {
       key: 'log',

@@ -56,6 +56,11 @@ const mixedRule = () =>
       publicAddress: '203.0.113.5:40000',
       detail: 'endpoint-independent mapping and filtering',
     },
+    lastNotify: {
+      at: Date.parse('2024-05-01T10:00:00Z'),
+      webhook: { code: 'webhookCallError', params: { cause: { code: 'answerNotSuccess', params: { status: 500 } } } },
+      script: { code: 'scriptOk', params: { output: 'done' } },
+    },
     lastLogs: [
       {
         seq: 4,
@@ -97,6 +102,10 @@ describe('STUN rule list', () => {
     expect(within(udp).getByTestId(`stun-mapping-reason-${RULE_KEY}-udp`).textContent).toBe('穿透通道故障：ETIMEDOUT');
 
     expect(within(card).getByTestId(`stun-rule-nattype-${RULE_KEY}`).textContent).toContain('NAT1 全锥形');
+    // The last announcement: the webhook's failure with its cause, the script's output.
+    const notified = within(card).getByTestId(`stun-rule-notify-${RULE_KEY}`).textContent;
+    expect(notified).toContain('HTTP 500：答复不表示成功');
+    expect(notified).toContain('脚本已执行：done');
     // The newest log line in Chinese, from its code.
     expect(within(card).getByText(/udp：映射丢失：ETIMEDOUT；10 秒后重试/)).toBeTruthy();
   });

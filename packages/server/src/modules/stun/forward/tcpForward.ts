@@ -89,8 +89,22 @@ export class TcpForwarder {
     upstream.once('connect', () => {
       upstream.setTimeout(0);
       this.host.line(5, 'opened', { proto: 'tcp', client: who, target });
+      // Idle = no byte either way: a socket's own time-out fires while the other side is busy,
+      // so it only closes when the last byte (either way) is older than the time-out too.
+      let lastByte = Date.now();
+      const idleMs = rule.tcpIdleTimeoutMs;
+      if (idleMs > 0) {
+        const onIdle = () => {
+          if (Date.now() - lastByte < idleMs) return;
+          this.host.line(4, 'idleClosed', { proto: 'tcp', client: who, seconds: Math.round(idleMs / 1000) });
+          finish();
+        };
+        client.setTimeout(idleMs, onIdle);
+        upstream.setTimeout(idleMs, onIdle);
+      }
       const toTarget = new Pump(client, upstream, adopted ? clientReader : undefined, {
         count: (n) => {
+          lastByte = Date.now();
           bytesIn += n;
           this.stats.bytesIn += n;
         },
@@ -98,6 +112,7 @@ export class TcpForwarder {
       });
       const toClient = new Pump(upstream, client, targetReader, {
         count: (n) => {
+          lastByte = Date.now();
           bytesOut += n;
           this.stats.bytesOut += n;
         },

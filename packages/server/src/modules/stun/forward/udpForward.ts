@@ -12,9 +12,12 @@ interface Session {
   release(): void;
   /** Datagrams that came before the target's socket was connected. */
   queue: Buffer[] | undefined;
+  queuedBytes: number;
 }
 
+/** Datagrams (and bytes) kept per session while its socket to the target opens; more are dropped. */
 const QUEUE_MAX = 64;
+const QUEUE_MAX_BYTES = 256 * 1024;
 /**
  * The mapping's socket takes every client's datagrams: 4 MiB buffers, as port forwarding's
  * listening sockets have, ride out the bursts the kernel's default (208 KiB) drops. In the NAT lab
@@ -66,7 +69,10 @@ export class UdpForwarder {
     s.lastActive = Date.now();
     this.stats.bytesIn += msg.length;
     if (s.queue) {
-      if (s.queue.length < QUEUE_MAX) s.queue.push(Buffer.from(msg));
+      if (s.queue.length < QUEUE_MAX && s.queuedBytes + msg.length <= QUEUE_MAX_BYTES) {
+        s.queue.push(Buffer.from(msg));
+        s.queuedBytes += msg.length;
+      }
       return;
     }
     s.upstream.send(msg);
@@ -90,6 +96,7 @@ export class UdpForwarder {
       lastActive: Date.now(),
       release: ok.release,
       queue: [],
+      queuedBytes: 0,
     };
     this.sessions.set(key, s);
     this.stats.sessions = this.sessions.size;
