@@ -143,7 +143,8 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
-const RELAYS = ['stun', 'portforward'];
+/** The console's own relays (the other paths are socat and the router's DNAT alone). */
+const RELAYS = PATHS.filter((p) => p !== 'socat' && p !== 'direct');
 const UDP_RECEIVED = `UDP received (iperf3 ${UDP_ARGS.join(' ')})`;
 const gbit = (end) => end.sum_received.bits_per_second / 1e9;
 /** UDP as iperf3's server saw it. */
