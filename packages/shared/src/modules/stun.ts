@@ -350,6 +350,7 @@ export const STUN_LOG = {
   keepAliveFailed: '{proto}: keep-alive connection to {url} failed: {detail}',
   listening: '{proto}: listening on local port {port} for traffic through the mapping',
   listenFailed: '{proto}: cannot listen on local port {port}: {detail}',
+  socketError: '{proto}: socket error on local port {port}: {detail}',
   opened: '{proto} {client} → {target} open',
   closed: '{proto} {client} closed after {seconds} s, in {in}, out {out}',
   idleClosed: '{proto} {client}: idle for {seconds} s, closing',

@@ -107,9 +107,10 @@ export abstract class Mapping {
       await this.ensureChannel();
       if (stale()) return;
       await this.keepAlive();
+      const asked = Date.now();
       const { mapped, server } = await this.check();
       if (stale()) return;
-      this.mapped(mapped, server);
+      this.mapped(mapped, server, Date.now() - asked);
       this.backoff.reset();
       this.timer = this.host.setTimeout(() => void this.attempt(), this.host.heartbeatMs());
     } catch (err) {
@@ -125,7 +126,7 @@ export abstract class Mapping {
     }
   }
 
-  private mapped(mapped: Endpoint, server: string): void {
+  private mapped(mapped: Endpoint, server: string, ms: number): void {
     const p = this.protocol;
     const previous = this.public;
     const wasBroken = this.state === 'broken';
@@ -145,7 +146,7 @@ export abstract class Mapping {
       this.host.line(3, 'addressChanged', { proto: p, previous: endpointText(previous), public: now });
       this.host.addressChanged(this, previous);
     } else {
-      this.host.line(5, 'checkOk', { proto: p, public: now, server, ms: 0 });
+      this.host.line(5, 'checkOk', { proto: p, public: now, server, ms });
     }
   }
 }

@@ -24,10 +24,6 @@ export interface NotifyOutcome {
   ddns?: Coded;
 }
 
-export interface Notifier {
-  notify(runner: RuleRunner, change: AddressChange): Promise<NotifyOutcome>;
-}
-
 /**
  * Webhook variables of a STUN rule: #{ruleName} #{protocol} #{innerIp} #{innerPort} #{outerIp}
  * #{outerPort} #{outerAddr} (ip:port) #{time} #{timestamp}.
@@ -55,7 +51,7 @@ const DEMO: AddressChange = {
   outerPort: 40000,
 };
 
-export class StunNotifier implements Notifier {
+export class StunNotifier {
   readonly history = new WebhookHistory();
   private readonly http = new HttpClients();
 

@@ -132,14 +132,15 @@ export class StunRuntime implements ModuleRuntime<StunConfig> {
   }
 
   status() {
-    let broken = 0;
     let open = 0;
+    let broken = 0;
+    let failed = 0;
     for (const r of this.runners.values()) {
       const c = r.counts();
-      broken += c.broken;
       open += c.open;
+      broken += c.broken;
+      if (c.broken > 0) failed++;
     }
-    const failed = [...this.runners.values()].filter((r) => r.counts().broken > 0).length;
     return {
       ...(failed
         ? {

@@ -46,7 +46,9 @@ export class UdpMapping extends Mapping {
       if (stun.handle(msg, rinfo)) return;
       if (this.forwarder) this.forwarder.fromClient(msg, rinfo);
     });
-    socket.on('error', (err) => this.host.line(3, 'keepAliveFailed', { proto: 'udp', url: '-', detail: err.message }));
+    socket.on('error', (err) =>
+      this.host.line(3, 'socketError', { proto: 'udp', port: this.localPort, detail: err.message }),
+    );
     this.socket = socket;
     this.stun = stun;
     if (!this.host.rule().disableForwarding) {
