@@ -5,6 +5,8 @@
 // to the globals (fake or real).
 
 import { baseSettingsSchema, type ModuleKey } from '@lucky/shared';
+import { FairGate } from '../src/core/auth/fairGate.js';
+import { ServiceAuth } from '../src/core/auth/serviceAuth.js';
 import { CertResolver } from '../src/core/certs/resolver.js';
 import { createDnsService } from '../src/core/dns/index.js';
 import { webLimitsOf } from '../src/core/http/admission.js';
@@ -13,6 +15,7 @@ import { type ActionHost, moduleActions } from '../src/core/modules/actions.js';
 import type { ModuleContext } from '../src/core/modules/types.js';
 import { HostFirewall } from '../src/core/net/firewall.js';
 import { PortRegistry } from '../src/core/net/portRegistry.js';
+import { StorageRegistry } from '../src/core/storage/registry.js';
 
 /** A program with no other module. */
 const alone: ActionHost = {
@@ -46,6 +49,8 @@ export function testModuleContext(
     ports: new PortRegistry(),
     webLimits: () => webLimitsOf(baseSettingsSchema.parse({})),
     dns: createDnsService(),
+    storages: new StorageRegistry(() => []),
+    auth: new ServiceAuth(new FairGate(2), () => ({ maxFailures: 10, lockMs: 60_000 })),
     ...overrides,
   };
 }

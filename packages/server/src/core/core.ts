@@ -1,11 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { ModuleKey } from '@lucky/shared';
 import { baseSettingsSchema } from '@lucky/shared';
 import { modules as moduleList } from '../modules/index.js';
 import { AuthState } from './auth/authState.js';
 import { FairGate } from './auth/fairGate.js';
 import { hashPassword } from './auth/password.js';
 import { SecondFactor } from './auth/secondFactor.js';
+import { ServiceAuth } from './auth/serviceAuth.js';
 import { loadJwtSecret, SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { certResolverFor } from './certs/resolver.js';
@@ -21,6 +23,7 @@ import { ModuleSupervisor } from './modules/supervisor.js';
 import type { ModuleDefinition } from './modules/types.js';
 import { HostFirewall } from './net/firewall.js';
 import { PortRegistry } from './net/portRegistry.js';
+import { StorageRegistry } from './storage/registry.js';
 import { readVersion } from './version.js';
 
 export const DEFAULT_PASSWORD = '666';
@@ -98,10 +101,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   await audit.load();
   const sessions = new SessionStore(configDir, await loadJwtSecret(configDir));
   await sessions.load();
-  const throttle = new LoginThrottle(() => ({
+  const throttleSettings = () => ({
     maxFailures: store.get().base.loginMaxFailures,
     lockMs: store.get().base.loginLockMinutes * 60_000,
-  }));
+  });
+  const throttle = new LoginThrottle(throttleSettings);
+  // Two of libuv's four threads: the rest stay free for file and DNS work. Shared with the file
+  // services' password checks (ctx.auth), so their guesses cannot starve the admin login.
+  const hashGate = new FairGate(2);
+  const serviceAuths = new Map<ModuleKey, ServiceAuth>();
   const authState = new AuthState(configDir);
   await authState.load();
   // The core services every module gets through its context (modules/types.ts ModuleServices).
@@ -113,6 +121,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ports,
     webLimits: () => webLimitsOf(store.get().base),
     dns: createDnsService(),
+    // Mounts are read from the supervisor, made just below; only called after start.
+    storages: new StorageRegistry(() => core.modules.storageMounts()),
+    authFor: (key: ModuleKey) => {
+      let auth = serviceAuths.get(key);
+      if (!auth) {
+        auth = new ServiceAuth(hashGate, throttleSettings);
+        serviceAuths.set(key, auth);
+      }
+      return auth;
+    },
   };
   const core: Core = {
     version: opts.version ?? readVersion(),
@@ -125,8 +143,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     audit,
     sessions,
     throttle,
-    // Two of libuv's four threads: the rest stay free for file and DNS work.
-    hashGate: new FairGate(2),
+    hashGate,
     authState,
     secondFactor: new SecondFactor(store, authState, log.child('auth')),
     modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir, services),

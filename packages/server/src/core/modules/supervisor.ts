@@ -1,10 +1,12 @@
 import type { ClampedValue, Coded, FieldIssue, ModuleKey } from '@lucky/shared';
 import { keepSecrets, parseStored } from '@lucky/shared';
+import type { ServiceAuth } from '../auth/serviceAuth.js';
 import { type ConfigStore, clampedLine } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, fieldFailure } from '../http/reply.js';
 import type { Logger } from '../logs/logger.js';
 import { clashReason, type PortRegistry } from '../net/portRegistry.js';
+import type { StorageMount } from '../storage/types.js';
 import { type ActionHost, moduleActions } from './actions.js';
 import type {
   ModuleContext,
@@ -38,8 +40,10 @@ interface Slot {
   error?: string;
 }
 
-export interface SupervisorServices extends Omit<ModuleServices, 'ports'> {
+export interface SupervisorServices extends Omit<ModuleServices, 'ports' | 'auth'> {
   ports: PortRegistry;
+  /** The password checker of module `key` (one per module for the process's life). */
+  authFor(key: ModuleKey): ServiceAuth;
 }
 
 /**
@@ -116,6 +120,17 @@ export class ModuleSupervisor implements ActionHost {
       saveConfig: (next) => this.saveConfig(key, next),
       runtime: () => slot.runtime,
     });
+  }
+
+  /** Every module's storage mounts over its stored config (on or off), for StorageService.mountsOf. */
+  storageMounts(): StorageMount[] {
+    const out: StorageMount[] = [];
+    for (const [key, slot] of this.slots) {
+      if (!slot.def.storageMounts) continue;
+      const config = this.configOf<{ enabled: boolean }>(key);
+      for (const m of slot.def.storageMounts(config)) out.push({ ...m, module: key, enabled: config.enabled });
+    }
+    return out;
   }
 
   runtimeOf(key: ModuleKey): ModuleRuntime<unknown> | undefined {
@@ -283,6 +298,8 @@ export class ModuleSupervisor implements ActionHost {
       ports: this.services.ports,
       webLimits: this.services.webLimits,
       dns: this.services.dns,
+      storages: this.services.storages,
+      auth: this.services.authFor(key),
     };
   }
 

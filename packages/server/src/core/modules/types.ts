@@ -1,5 +1,6 @@
 import type { Coded, FieldIssue, IssueKit, ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
+import type { ServiceAuth } from '../auth/serviceAuth.js';
 import type { CertResolver } from '../certs/resolver.js';
 import type { DnsService } from '../dns/types.js';
 import type { Routes } from '../http/registry.js';
@@ -7,6 +8,7 @@ import type { Logger } from '../logs/logger.js';
 import type { ListenerLimits } from '../net/connGuard.js';
 import type { HostFirewall } from '../net/firewall.js';
 import type { PortClaim, PortRegistry } from '../net/portRegistry.js';
+import type { StorageMount, StorageService } from '../storage/types.js';
 import type { ModuleAction, ModuleActions } from './actions.js';
 
 /** `disabled`: the module's switch (`enabled` in its slice) is off; it does not run. */
@@ -35,6 +37,14 @@ export interface ModuleServices {
   webLimits: () => ListenerLimits;
   /** The DNS providers (A / AAAA for DDNS, TXT for ACME DNS-01); one service, so TXT changes of a name are serialised across modules. */
   dns: DnsService;
+  /** The storages of storage management (local folders, remote WebDAV), for every file service. */
+  storages: StorageService;
+  /**
+   * Password checks for the module's own users (WebDAV, FTP, share links): counted per address
+   * before scrypt with the admin login's limits, run through the login's fair gate, and a
+   * password that checked out remembered for minutes (auth/serviceAuth.ts). One per module.
+   */
+  auth: ServiceAuth;
 }
 
 /** What the supervisor hands a module: all it may use; modules never import each other. */
@@ -93,6 +103,11 @@ export interface ModuleDefinition<C extends { enabled: boolean } = { enabled: bo
   migrations?: readonly ConfigMigration[];
   /** The ports its listeners will hold for a config (the supervisor refuses a clash with another owner). */
   ports?(config: C): PortClaim[];
+  /**
+   * The storages its config mounts (`owner`: the mount's or user's name), so storage management
+   * can say who uses an entry before it is removed. Counted whether the module is on or off.
+   */
+  storageMounts?(config: C): Omit<StorageMount, 'module' | 'enabled'>[];
   /** Checks across modules before anything is applied or saved; the first problem refuses the save. */
   validate?(config: C, ctx: ValidateContext): FieldIssue<string> | undefined;
   createRuntime(ctx: ModuleContext): ModuleRuntime<C>;
