@@ -5,10 +5,13 @@ export * from './format.js';
 export * from './limits.js';
 export * from './modules/ddns.js';
 export * from './modules/fieldIssue.js';
+export * from './modules/ftpserver.js';
 export * from './modules/portforward.js';
 export * from './modules/reverseproxy.js';
 export * from './modules/secretText.js';
+export * from './modules/storagemanagement.js';
 export * from './modules/stun.js';
+export * from './modules/webdav.js';
 // new-module: exports above this line
 export * from './modules.js';
 export * from './net.js';

@@ -28,6 +28,9 @@ export const BUILT_MODULES = [
   'portforward',
   'reverseproxy',
   'stun',
+  'storagemanagement',
+  'webdav',
+  'ftpserver',
   // new-module: keys above this line
 ] as const satisfies readonly ModuleKey[];
 export type BuiltModule = (typeof BUILT_MODULES)[number];

@@ -1,10 +1,13 @@
 import { BUILT_MODULES, type BuiltModule } from '@lucky/shared';
 import type { ModuleDefinition } from '../core/modules/types.js';
 import { ddnsModule } from './ddns/index.js';
+import { ftpserverModule } from './ftpserver/index.js';
 import { portforwardModule } from './portforward/index.js';
 import { reverseproxyModule } from './reverseproxy/index.js';
 
+import { storagemanagementModule } from './storagemanagement/index.js';
 import { stunModule } from './stun/index.js';
+import { webdavModule } from './webdav/index.js';
 
 // new-module: imports above this line
 
@@ -19,6 +22,9 @@ const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
   portforward: portforwardModule,
   reverseproxy: reverseproxyModule,
   stun: stunModule,
+  storagemanagement: storagemanagementModule,
+  webdav: webdavModule,
+  ftpserver: ftpserverModule,
   // new-module: definitions above this line
 };
 

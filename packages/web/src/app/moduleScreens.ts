@@ -18,6 +18,9 @@ export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   portforward: { screen: lazy(() => import('../modules/portforward/PortforwardScreen')) },
   reverseproxy: { screen: lazy(() => import('../modules/reverseproxy/ReverseproxyScreen')) },
   stun: { screen: lazy(() => import('../modules/stun/StunScreen')) },
+  storagemanagement: { screen: lazy(() => import('../modules/storagemanagement/StoragemanagementScreen')) },
+  webdav: { screen: lazy(() => import('../modules/webdav/WebdavScreen')) },
+  ftpserver: { screen: lazy(() => import('../modules/ftpserver/FtpserverScreen')) },
   // new-module: screens above this line
 };
 
