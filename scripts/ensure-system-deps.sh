@@ -5,5 +5,7 @@
 # real PROXY protocol sender in front of the web service), the DNS peers (PowerDNS, BIND 9), a
 # C compiler with libc headers for the shared-port helper (scripts/build-native.mjs; STUN over TCP),
 # coturn (a real STUN server, RFC 5780 capable on two addresses, for the STUN client), and the NAT
-# lab's router (test/natlab: nftables and conntrack; miniupnpd-iptables for UPnP IGD / NAT-PMP / PCP).
-exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables nghttp2-client haproxy pdns-server pdns-backend-sqlite3 sqlite3 bind9 gcc libc6-dev coturn nftables conntrack miniupnpd-iptables
+# lab's router (test/natlab: nftables and conntrack; miniupnpd-iptables for UPnP IGD / NAT-PMP / PCP),
+# and the file services' clients and peers: litmus (the WebDAV suite), rclone (a WebDAV client),
+# lftp (an FTP/FTPS client; curl is the other), Apache with mod_dav (a remote WebDAV storage).
+exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables nghttp2-client haproxy pdns-server pdns-backend-sqlite3 sqlite3 bind9 gcc libc6-dev coturn nftables conntrack miniupnpd-iptables litmus rclone lftp apache2

@@ -68,11 +68,14 @@ export const MODULE_ROUTES: Record<ModuleKey, string> = {
   // new-module: routes above this line
 };
 
-/** The network-storage menu group is shown only when one of these is present. */
+/** The network-storage menu group is shown only when one of these is present (spec §4). */
 export const NETWORK_STORAGE_TRIGGERS: readonly ModuleKey[] = ['webdav', 'filebrowser'];
-export const NETWORK_STORAGE_MEMBERS: readonly ModuleKey[] = [
-  'storagemanagement',
-  'webdav',
-  'ftpserver',
-  'filebrowser',
+/**
+ * The network-storage group, in sections: the storages, the services that export them, the file
+ * manager. A separator sits between two sections only when both have an entry (spec §4).
+ */
+export const NETWORK_STORAGE_SECTIONS: readonly (readonly ModuleKey[])[] = [
+  ['storagemanagement'],
+  ['webdav', 'ftpserver'],
+  ['filebrowser'],
 ];

@@ -91,27 +91,27 @@ describe('menu entries', () => {
 });
 
 describe('network storage group', () => {
-  const group = (modules: string[]) => shape(buildMenu(modules, everyScreen)).filter((s) => s.startsWith('['));
+  const group = (...modules: string[]) => shape(buildMenu(modules, everyScreen)).filter((s) => s.startsWith('['));
 
   it('is hidden without webdav and filebrowser, even when other storage modules are listed', () => {
-    expect(group(['storagemanagement', 'ftpserver'])).toEqual([]);
+    expect(group('storagemanagement', 'ftpserver')).toEqual([]);
   });
 
   it('shows with webdav alone', () => {
-    expect(group(['webdav'])).toEqual(['[network-storage: webdav]']);
+    expect(group('webdav')).toEqual(['[network-storage: webdav]']);
   });
 
   it('shows with filebrowser alone', () => {
-    expect(group(['filebrowser'])).toEqual(['[network-storage: filebrowser]']);
+    expect(group('filebrowser')).toEqual(['[network-storage: filebrowser]']);
   });
 
   it('puts separators only between sections that are present', () => {
-    expect(group(['webdav', 'filebrowser', 'ftpserver', 'storagemanagement'])).toEqual([
+    expect(group('webdav', 'filebrowser', 'ftpserver', 'storagemanagement')).toEqual([
       '[network-storage: storagemanagement — webdav ftpserver — filebrowser]',
     ]);
-    expect(group(['webdav', 'ftpserver'])).toEqual(['[network-storage: webdav ftpserver]']);
-    expect(group(['storagemanagement', 'filebrowser'])).toEqual(['[network-storage: storagemanagement — filebrowser]']);
-    expect(group(['webdav', 'filebrowser'])).toEqual(['[network-storage: webdav — filebrowser]']);
+    expect(group('webdav', 'ftpserver')).toEqual(['[network-storage: webdav ftpserver]']);
+    expect(group('storagemanagement', 'filebrowser')).toEqual(['[network-storage: storagemanagement — filebrowser]']);
+    expect(group('webdav', 'filebrowser')).toEqual(['[network-storage: webdav — filebrowser]']);
   });
 
   it('sits after STUN and before wanji admin', () => {

@@ -1,7 +1,13 @@
 // The menu as data, free of React so the spec's rules are unit-tested:
 // overview, program log, the modules the server lists, security, settings,
 // about, logout; the network-storage group only with webdav or filebrowser.
-import { MENU_BREAKPOINT_PX, MODULE_ROUTES, type ModuleKey } from '@lucky/shared';
+import {
+  MENU_BREAKPOINT_PX,
+  MODULE_ROUTES,
+  type ModuleKey,
+  NETWORK_STORAGE_SECTIONS,
+  NETWORK_STORAGE_TRIGGERS,
+} from '@lucky/shared';
 
 export type MenuIcon =
   | 'status'
@@ -58,18 +64,6 @@ const MODULE_ICON: Partial<Record<ModuleKey, MenuIcon>> = {
   storagemanagement: 'storagemanagement',
   wanji_admin: 'wanji_admin',
 };
-
-/**
- * The network-storage group, in sections: the storages, the services that
- * export them, the file manager. A separator sits between two sections only
- * when both have an entry, so a lone member never gets a stray line.
- */
-const NETWORK_STORAGE_SECTIONS: readonly (readonly ModuleKey[])[] = [
-  ['storagemanagement'],
-  ['webdav', 'ftpserver'],
-  ['filebrowser'],
-];
-const NETWORK_STORAGE_TRIGGERS: readonly ModuleKey[] = ['webdav', 'filebrowser'];
 
 function moduleEntry(key: ModuleKey): MenuEntry {
   // `reverseproxy` is shown as "Web"; wanji_admin's path has no leading slash (spec §2).
