@@ -76,32 +76,64 @@ export async function adminApi(base) {
 }
 
 /**
- * Why this build cannot run our rows, or undefined when it can: the shared schemas of the three
- * modules must describe local storages, the listeners and users (the scaffold's demo items do not).
+ * Why this build cannot run our rows, or undefined when it can: the shared schemas must describe
+ * storages (storage management) and the listeners, mounts and users of WebDAV and FTP; the
+ * scaffold's demo items do not.
  */
 export async function unavailable() {
   const shared = path.join(ROOT, 'packages/shared/dist/index.js');
   if (!existsSync(shared)) return 'packages/shared is not built';
   const s = await import(pathToFileURL(shared).href);
-  const keys = (schema) => Object.keys(schema?.shape ?? {});
+  const keys = (schema) => Object.keys(schema?.shape ?? schema?.def?.in?.shape ?? schema?._def?.schema?.shape ?? {});
   const missing = [];
+  const sm = keys(s.storagemanagementConfigSchema);
+  if (sm.length === 0 || (sm.includes('items') && !sm.includes('storages'))) missing.push('storagemanagement');
   for (const [mod, schema] of [
-    ['storagemanagement', s.storagemanagementConfigSchema],
     ['webdav', s.webdavConfigSchema],
     ['ftpserver', s.ftpserverConfigSchema],
   ]) {
     const k = keys(schema);
-    if (k.length === 0 || (k.includes('items') && k.length === 2)) missing.push(mod);
+    if (!k.includes('mounts') || !k.includes('users')) missing.push(mod);
   }
-  if (missing.length) return `${missing.join(', ')}: still the scaffold in this build`;
-  return undefined;
+  return missing.length
+    ? `${missing.join(', ')}: no storages / mounts / users to configure in this build yet`
+    : undefined;
 }
 
 /**
  * As an admin: a local storage over `root`, WebDAV on `davPort` and FTP on `ftpPort` (passive
- * ports `pasv`), one user with rw access to it in both, room for the bench's connections from
- * 127.0.0.1. Resolves with the URL path prefix where the storage appears ('/<mount name>').
+ * ports `pasv`, no TLS, as pure-ftpd runs here), one mount called `mount` and one user with
+ * read-write access to it in each, caps with room for `connections` from 127.0.0.1.
  */
-export async function configureLucky(_api, _opts) {
-  throw new Error('configureLucky: written when the modules land');
+export async function configureLucky(api, { root, mount, user, pass, davPort, ftpPort, pasv, connections }) {
+  const storage = await addLocalStorage(api, { name: mount, path: root });
+  const caps = { maxConnections: connections, perAddressMaxConnections: connections };
+  await api('PUT', '/api/webdav/settings', { enabled: true, port: davPort, address: '127.0.0.1', ...caps });
+  await api('PUT', '/api/ftpserver/settings', {
+    enabled: true,
+    port: ftpPort,
+    address: '127.0.0.1',
+    passive: { portMin: pasv[0], portMax: pasv[1] },
+    tls: { mode: 'off' },
+    ...caps,
+  });
+  for (const mod of ['webdav', 'ftpserver']) {
+    const { mount: m } = await api('POST', `/api/${mod}/mounts`, { name: mount, storage });
+    await api('POST', `/api/${mod}/users`, { name: user, password: pass, access: { [m.key]: 'rw' } });
+  }
+  for (const mod of ['webdav', 'ftpserver']) {
+    const { status } = await api('GET', `/api/${mod}/status`);
+    if (status.state !== 'running') throw new Error(`${mod} is ${status.state}: ${status.reason?.text ?? ''}`);
+  }
+}
+
+/** A local folder in storage management; resolves with its key. */
+async function addLocalStorage(api, { name, path: folder }) {
+  const made = await api('POST', '/api/storagemanagement/storages', {
+    name,
+    kind: 'local',
+    path: folder,
+    readOnly: false,
+  });
+  return made.storage.key;
 }

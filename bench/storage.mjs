@@ -277,7 +277,7 @@ export async function benchStorage() {
       table.push(row);
     }
     if (idle) {
-      results.push({ name: 'console idle, fresh (PSS)', value: idle.fresh, unit: 'MB' });
+      results.push({ name: 'console idle, new config: WebDAV and FTP off (PSS)', value: idle.fresh, unit: 'MB' });
       results.push({
         name: 'console idle, storage + WebDAV + FTP configured and listening (PSS)',
         value: idle.configured,
