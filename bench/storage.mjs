@@ -137,6 +137,8 @@ export async function benchStorage() {
     if (!ours) {
       try {
         lucky = await startLucky(path.join(dir, 'lucky'));
+        // Idle figures after 2 s without requests (start-up garbage collected or not, as users see it).
+        await sleep(2000);
         const fresh = groupPssMb(lucky.pid);
         const api = await adminApi(lucky.base);
         await configureLucky(api, {
