@@ -121,10 +121,11 @@ export async function configureLucky(api, { root, mount, user, pass, davPort, ft
     const { mount: m } = await api('POST', `/api/${mod}/mounts`, { name: mount, storage });
     await api('POST', `/api/${mod}/users`, { name: user, password: pass, access: { [m.key]: 'rw' } });
   }
-  for (const mod of ['webdav', 'ftpserver']) {
-    const { status } = await api('GET', `/api/${mod}/status`);
-    if (status.state !== 'running') throw new Error(`${mod} is ${status.state}: ${status.reason?.text ?? ''}`);
-  }
+  // WebDAV says `state`, FTP `listening` (each module's status view).
+  const dav = (await api('GET', '/api/webdav/status')).status;
+  if (dav.state !== 'running') throw new Error(`webdav is ${dav.state}: ${JSON.stringify(dav.reason ?? {})}`);
+  const ftp = (await api('GET', '/api/ftpserver/status')).status;
+  if (!ftp.listening) throw new Error(`ftpserver is not listening: ${JSON.stringify(ftp.reasons ?? [])}`);
 }
 
 /** A local folder in storage management; resolves with its key. */
