@@ -133,7 +133,7 @@ async function addLocalStorage(api, { name, path: folder }) {
   const made = await api('POST', '/api/storagemanagement/storages', {
     name,
     kind: 'local',
-    path: folder,
+    local: { path: folder },
     readOnly: false,
   });
   return made.storage.key;
