@@ -331,6 +331,7 @@ function printTable(rows, ours) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, 'bench/storage.mjs')) {
   const t0 = performance.now();
-  for (const r of await benchStorage()) console.log(`${r.name.padEnd(80)} ${r.value.toFixed(1)} ${r.unit}`);
+  for (const r of await benchStorage())
+    console.log(`${r.name.padEnd(80)} ${Number.isFinite(r.value) ? `${r.value.toFixed(1)} ${r.unit}` : 'n/a'}`);
   console.log(`(${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 }
