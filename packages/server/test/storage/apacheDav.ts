@@ -24,7 +24,10 @@ export interface ApacheDav {
 
 const MODULES = '/usr/lib/apache2/modules';
 
-/** Starts Apache with DAV on `<dir>/dav` behind Basic auth; `dir` is a temp folder the test owns. */
+/**
+ * Starts Apache with DAV on `<dir>/dav` behind Basic auth; `dir` is a temp folder the test owns
+ * (its parents must be open to www-data when the test runs as root: `dir` itself is opened here).
+ */
 export async function startApacheDav(dir: string, user = 'tester', password = 'secret-pw'): Promise<ApacheDav> {
   const port = await freePort();
   const root = path.join(dir, 'dav');
