@@ -18,7 +18,8 @@ export interface MountSpec {
   name: string;
   /** Storage key (two mounts may share one). */
   storage: string;
-  access?: 'rw' | 'ro';
+  /** Default 'rw'; 'none': the user cannot see it. */
+  access?: 'rw' | 'ro' | 'none';
   /** The storage refuses writes itself. */
   readOnly?: boolean;
 }
@@ -73,7 +74,13 @@ export async function startDav(
     log: (e) => events.push(e),
   });
   const access = new Map(mounts.map((m) => [m.name, m.access ?? 'rw'] as const));
-  const who = { user: opts.user ?? 'tester', access: (name: string) => access.get(name) };
+  const who = {
+    user: opts.user ?? 'tester',
+    access: (name: string) => {
+      const a = access.get(name);
+      return a === 'none' ? undefined : a;
+    },
+  };
   const guard = new ConnectionGuard('webdav test', defaultLimits, isLanAddress, () => undefined);
   const listener = new HttpListener(
     { onRequest: (req, res) => handler(req, res, who), onUpgrade: (_req, socket) => socket.destroy() },
