@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ConnectionGuard, defaultLimits } from '../src/core/net/connGuard.js';
 import { isLanAddress } from '../src/core/net/lan.js';
 import { HttpListener } from '../src/core/serve/listener.js';
+import type { ServeRequest } from '../src/core/serve/request.js';
 import { createLocalStorage } from '../src/core/storage/local.js';
 import type { Storage } from '../src/core/storage/types.js';
 import { createDavHandler } from '../src/modules/webdav/dav/handler.js';
@@ -46,6 +47,8 @@ export async function startDav(
     locks?: LockManager;
     /** Replace a storage (a test's stand-in that fails on purpose). */
     wrap?: (s: Storage) => Storage;
+    /** Sees every request before the engine (a test that watches the server's side of a connection). */
+    onRequest?: (req: ServeRequest) => void;
   } = {},
 ): Promise<DavServer> {
   const prefix = opts.prefix ?? '/dav';
@@ -83,7 +86,13 @@ export async function startDav(
   };
   const guard = new ConnectionGuard('webdav test', defaultLimits, isLanAddress, () => undefined);
   const listener = new HttpListener(
-    { onRequest: (req, res) => handler(req, res, who), onUpgrade: (_req, socket) => socket.destroy() },
+    {
+      onRequest: (req, res) => {
+        opts.onRequest?.(req);
+        handler(req, res, who);
+      },
+      onUpgrade: (_req, socket) => socket.destroy(),
+    },
     undefined,
     { listenTypes: 'http', minTlsVersion: 'TLSv1.2', http2: false, h2c: false, proxyProtocolFrom: [] },
     undefined,
