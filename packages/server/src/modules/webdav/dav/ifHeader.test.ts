@@ -48,6 +48,11 @@ describe('If header', () => {
     }
   });
 
+  it('refuses more lists than a client sends', () => {
+    expect(() => parseIf('(<urn:x>) '.repeat(65))).toThrow(DavError);
+    expect(parseIf('(<urn:x>) '.repeat(64))).toHaveLength(64);
+  });
+
   it('compares entity tags weakly', () => {
     expect(sameEtag('W/"a"', '"a"')).toBe(true);
     expect(sameEtag('"a"', '"b"')).toBe(false);

@@ -47,6 +47,13 @@ describe('LockManager', () => {
     expect(m.create({ ...base, path: '/3', depth: 0, scope: 'shared' })).toBeUndefined();
   });
 
+  it('keeps one user to their share of the table', () => {
+    const m = new LockManager({ maxLocksPerUser: 1 });
+    expect(m.create({ ...base, path: '/1', depth: 0, scope: 'shared' })).toBeDefined();
+    expect(m.create({ ...base, path: '/2', depth: 0, scope: 'shared' })).toBeUndefined();
+    expect(m.create({ ...base, user: 'other', path: '/2', depth: 0, scope: 'shared' })).toBeDefined();
+  });
+
   it('drops the locks below a deleted or moved path', () => {
     const m = new LockManager();
     m.create({ ...base, path: '/a/b', depth: 0, scope: 'shared' });
