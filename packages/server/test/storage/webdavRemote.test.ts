@@ -11,7 +11,7 @@ import { type Storage, StorageError, type StorageErrorCode } from '../../src/cor
 import { createWebdavStorage, parseMultistatus } from '../../src/core/storage/webdavRemote.js';
 import { tempDir } from '../harness.js';
 import { startDav } from '../webdav-engine-helpers.js';
-import { type ApacheDav, chownTree, startApacheDav } from './apacheDav.js';
+import { chownTree, startApacheDav } from './apacheDav.js';
 
 const text = async (s: Readable): Promise<string> => {
   const parts: Buffer[] = [];
