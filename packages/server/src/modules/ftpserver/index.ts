@@ -3,18 +3,18 @@ import type { ModuleDefinition } from '../../core/modules/types.js';
 import { registerFtpserverRoutes } from './routes.js';
 import { FtpserverRuntime } from './runtime.js';
 
-/** Ftpserver: a list of items (scaffolded by `npm run new-module`; see docs/adding-a-module.md). */
+/** The FTP server: mounts of storage management's storages, users with per-mount access, FTPS. */
 export const ftpserverModule: ModuleDefinition<FtpserverConfig> = {
   key: 'ftpserver',
   configSchema: ftpserverConfigSchema,
   issues: ftpserverIssues,
   secrets: FTPSERVER_SECRETS,
-  sample: () => ({
-    enabled: true,
-    items: [{ key: 'Sample1', name: 'sample', enabled: true, host: 'nas.lan', secret: 'sample-secret' }],
-  }),
-  // A module with listeners names their ports here (the port registry refuses clashes):
-  // ports: (config) => config.items.map((i) => ({ proto: 'tcp', port: i.port, owner: { module: 'ftpserver', item: i.name } })),
+  sample: () =>
+    ftpserverConfigSchema.parse({
+      enabled: false,
+      mounts: [{ key: 'M1', name: 'share', storage: 'S1' }],
+      users: [{ key: 'U1', name: 'alice', password: 'scrypt$sample', access: { M1: 'rw' } }],
+    }),
   createRuntime: (ctx) => new FtpserverRuntime(ctx),
   routes: registerFtpserverRoutes,
 };

@@ -1,109 +1,14 @@
-import {
-  enabledBodySchema,
-  FTPSERVER_SECRETS,
-  type FtpserverConfig,
-  type FtpserverItem,
-  type FtpserverItemResponse,
-  type FtpserverItemView,
-  type FtpserverListResponse,
-  ftpserverIssues,
-  ftpserverItemInputSchema,
-  maskSecrets,
-} from '@lucky/shared';
+import { type FtpserverConfig, type FtpserverSettingsResponse, ftpserverSettingsSchema } from '@lucky/shared';
 import type { Routes } from '../../core/http/registry.js';
-import { fieldFailure } from '../../core/http/reply.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 
-const itemSecrets = FTPSERVER_SECRETS.map((p) => p.replace(/^items\.\*\./, ''));
-const view = (item: FtpserverItem): FtpserverItemView => maskSecrets(item, itemSecrets);
-
-const refuse = (field: string, code: 'nameTaken' | 'itemNotFound', status = 400) =>
-  fieldFailure({ field, code, params: {}, msg: ftpserverIssues.describe(code) }, status);
-
-/** REST calls of the ftpserver module: /api/ftpserver/items … (bodies parsed by the registry). */
+/** REST calls of the FTP server: /api/ftpserver/… (the full set lands with the engine). */
 export function registerFtpserverRoutes(r: Routes, api: ModuleApi<FtpserverConfig>): void {
-  const serial = serialQueue();
-  const find = (config: FtpserverConfig, key: string) => {
-    const item = config.items.find((i) => i.key === key);
-    if (!item) throw refuse('key', 'itemNotFound', 404);
-    return item;
-  };
-  const uniqueName = (config: FtpserverConfig, name: string, key?: string) => {
-    if (config.items.some((i) => i.name === name && i.key !== key)) throw refuse('name', 'nameTaken');
-  };
-
   r.add({
     method: 'GET',
-    path: '/api/ftpserver/items',
+    path: '/api/ftpserver/settings',
     access: 'token',
-    summary: 'Ftpserver: the module switch and every item (secrets masked)',
-    handler: (): FtpserverListResponse => {
-      const config = api.config();
-      return { ret: 0, enabled: config.enabled, list: config.items.map(view) };
-    },
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/ftpserver/items',
-    access: 'token',
-    summary: 'Ftpserver: add an item (the server assigns its key)',
-    body: ftpserverItemInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverItemResponse> => {
-        const prev = api.config();
-        uniqueName(prev, input.body.name);
-        const item = { ...input.body, key: newKey(prev.items) };
-        await api.saveConfig({ ...prev, items: [...prev.items, item] });
-        return { ret: 0, item: view(find(api.config(), item.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/ftpserver/items/:key',
-    access: 'token',
-    summary: 'Ftpserver: replace an item (a secret sent back masked is kept)',
-    body: ftpserverItemInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverItemResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        uniqueName(prev, input.body.name, old.key);
-        const item = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, items: prev.items.map((i) => (i.key === old.key ? item : i)) });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/ftpserver/items/:key/enable',
-    access: 'token',
-    summary: 'Ftpserver: switch an item on or off',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverItemResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const items = prev.items.map((i) => (i.key === old.key ? { ...i, enabled: input.body.enabled } : i));
-        await api.saveConfig({ ...prev, items });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/ftpserver/items/:key',
-    access: 'token',
-    summary: 'Ftpserver: delete an item',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, items: prev.items.filter((i) => i.key !== old.key) });
-        return { ret: 0 };
-      }),
+    summary: 'FTP server: the settings (mounts and users have their own calls)',
+    handler: (): FtpserverSettingsResponse => ({ ret: 0, settings: ftpserverSettingsSchema.parse(api.config()) }),
   });
 }

@@ -1,10 +1,7 @@
 import type { FtpserverConfig } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 
-/**
- * The running module. The supervisor starts it only while the module switch is on, calls
- * `reload` with each saved config (after the routes' checks), and stops it on shutdown.
- */
+/** The running module (the engine lands in the next commits). */
 export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
   private config: FtpserverConfig | undefined;
 
@@ -12,7 +9,7 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
 
   async start(config: FtpserverConfig): Promise<void> {
     this.config = config;
-    this.ctx.log.info(`started with ${config.items.length} items`);
+    this.ctx.log.info(`started with ${config.users.length} users`);
   }
 
   async reload(next: FtpserverConfig): Promise<void> {
@@ -24,7 +21,6 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
   }
 
   status() {
-    const items = this.config?.items ?? [];
-    return { details: { items: items.length, enabled: items.filter((i) => i.enabled).length } };
+    return { details: { users: this.config?.users.length ?? 0, mounts: this.config?.mounts.length ?? 0 } };
   }
 }
