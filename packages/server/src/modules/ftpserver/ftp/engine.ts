@@ -39,6 +39,8 @@ export interface EngineDeps {
   certs: Pick<CertResolver, 'contextFor'>;
   log: RuleLog;
   limits?: Partial<EngineLimits>;
+  /** Shorter login / idle time-outs than the settings allow (the tests of slow peers). */
+  timeouts?: { loginMs?: number; idleMs?: number };
 }
 
 export interface EngineCounters {
@@ -195,8 +197,8 @@ export class FtpEngine implements SessionHost {
     const c = this.deps.config();
     return {
       tlsMode: c.tls.mode,
-      idleTimeoutMs: c.idleTimeoutSec * 1000,
-      loginTimeoutMs: c.loginTimeoutSec * 1000,
+      idleTimeoutMs: this.deps.timeouts?.idleMs ?? c.idleTimeoutSec * 1000,
+      loginTimeoutMs: this.deps.timeouts?.loginMs ?? c.loginTimeoutSec * 1000,
       announceAddress: c.passive.announceAddress,
       announceForLan: c.passive.announceForLan,
     };

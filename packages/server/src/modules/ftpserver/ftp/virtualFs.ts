@@ -3,7 +3,8 @@
 // Paths are resolved here in the VIRTUAL space (cwd + argument, `.` and `..` clamped at the
 // root), so `CWD ..` at a mount's top goes back to the root and never into the storage's parent;
 // the storage then checks the clean path it gets (NUL, backslash, symlinks leaving its root …).
-import type { Storage } from '../../../core/storage/types.js';
+import { resolveVirtual } from '../../../core/storage/paths.js';
+import { type Storage, StorageError } from '../../../core/storage/types.js';
 import { FtpError } from './errors.js';
 
 export type FtpAccessLevel = 'rw' | 'ro';
@@ -32,19 +33,19 @@ export type Located =
 const REPLACEMENT = '\ufffd';
 
 /**
- * `arg` (absolute, or relative to `cwd`) as a canonical virtual path (`/`, `/mount/a/b`): empty
- * and `.` segments dropped, `..` takes one back and stops at the root. A name that was not valid
- * UTF-8 (decoded as U+FFFD) is refused: it could not name the same file twice.
+ * `arg` (absolute, or relative to `cwd`) as a canonical virtual path (`/`, `/mount/a/b`) through
+ * the storage core's `resolveVirtual`: `.` dropped, `..` clamped at the root, then checked (NUL,
+ * control characters, backslashes, length). A name that was not valid UTF-8 (decoded as U+FFFD)
+ * is refused: it could not name the same file twice.
  */
 export function resolveVirtualPath(cwd: string, arg: string): string {
   if (arg.includes(REPLACEMENT)) throw new FtpError(553, 'File name is not valid UTF-8');
-  const segs = arg.startsWith('/') ? [] : cwd.split('/').filter(Boolean);
-  for (const s of arg.split('/')) {
-    if (s === '' || s === '.') continue;
-    if (s === '..') segs.pop();
-    else segs.push(s);
+  try {
+    return resolveVirtual(cwd, arg);
+  } catch (err) {
+    if (err instanceof StorageError) throw new FtpError(553, 'File name not allowed');
+    throw err;
   }
-  return `/${segs.join('/')}`;
 }
 
 /** The last segment of a virtual path ('' for the root). */
