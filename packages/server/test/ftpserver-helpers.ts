@@ -111,7 +111,8 @@ export async function startFtpLab(
   await fs.mkdir(data);
   await fs.mkdir(ro);
   await fs.writeFile(path.join(ro, 'readme.txt'), 'read only storage\n');
-  const c = await (cert ??= ftpCert());
+  cert ??= ftpCert();
+  const c = await cert;
   const caFile = path.join(dir, 'ca.pem');
   await fs.writeFile(caFile, c.cert);
   const storages = new StorageRegistry(() => []);

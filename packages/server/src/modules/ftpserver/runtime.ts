@@ -119,7 +119,7 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
       const stale = (s: FtpSession) => {
         if (!s.user || s.user.anonymous) return false;
         const now = next.users.find((u) => u.key === s.user?.key);
-        return !now || !now.enabled || now.password !== before.get(now.key)?.password || now.name !== s.user.name;
+        return !now?.enabled || now.password !== before.get(now.key)?.password || now.name !== s.user.name;
       };
       engine.closeWhere(stale);
     }
