@@ -360,7 +360,8 @@ export class FtpSession {
     clearTimeout(this.loginTimer);
     clearTimeout(this.idleTimer);
     clearTimeout(this.throttleTimer);
-    this.transfer?.abort.abort();
+    const transfer = this.transfer;
+    transfer?.abort.abort();
     this.passive?.close();
     this.passive = undefined;
     this.input = undefined;
@@ -373,7 +374,10 @@ export class FtpSession {
       s.destroy();
       raw.destroy();
     }, 2000).unref();
-    this.onClose(this);
+    // A cut upload is still being kept (written out, renamed into place): the session counts as
+    // open until that is done, so its end means its files are settled.
+    if (transfer) void transfer.done.then(() => this.onClose(this));
+    else this.onClose(this);
   }
 }
 
