@@ -62,6 +62,7 @@ export class FtpTestClient {
         const lines = this.partial;
         this.partial = [];
         const r = { code: Number(code), lines, text: lines.join('\n') };
+        if (process.env.FTP_TRACE) console.log("RECV", JSON.stringify(r.text).slice(0, 100));
         const w = this.waiters.shift();
         if (w) w(r);
         else this.replies.push(r);
@@ -89,6 +90,7 @@ export class FtpTestClient {
   }
 
   async cmd(line: string | Buffer): Promise<Reply> {
+    if (process.env.FTP_TRACE) console.log("SEND", JSON.stringify(line.toString()).slice(0, 120));
     this.sendRaw(Buffer.isBuffer(line) ? Buffer.concat([line, Buffer.from('\r\n')]) : `${line}\r\n`);
     return this.read();
   }

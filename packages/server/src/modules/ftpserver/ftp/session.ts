@@ -49,6 +49,7 @@ export class FtpSession {
   private queue: Buffer[] = [];
   private input: Buffer | undefined;
   private busy = false;
+  private pumping = false;
   private closed = false;
   private tokens: number;
   private tokensAt = Date.now();
@@ -147,6 +148,18 @@ export class FtpSession {
 
   /** Reads lines from the held input while the queue has room and the budget allows; resumes the socket when all is read. */
   private pump(): void {
+    // Lines run as they are read, and a command that finishes at once asks for more input: the
+    // reader must not be entered again while it is inside this chunk.
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      this.pumpInput();
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumpInput(): void {
     while (this.input && !this.closed) {
       if (!this.takeToken()) return;
       if (this.queue.length >= QUEUE_MAX) return;
