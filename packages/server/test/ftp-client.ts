@@ -24,16 +24,24 @@ export class FtpTestClient {
   private constructor(
     socket: net.Socket,
     readonly host: string,
+    /** Data connections come from the control connection's address (the server refuses others). */
+    readonly localAddress: string | undefined,
   ) {
     this.socket = socket;
     this.attach(socket);
+    this.closed = socket.destroyed;
   }
 
   /** Connects and reads the greeting (returned in `greeting`). */
   static async connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<FtpTestClient> {
     const socket = net.connect({ port, host, localAddress });
-    await once(socket, 'connect');
-    const c = new FtpTestClient(socket, host);
+    socket.on('error', () => {});
+    // A refused connection (reset at accept) resolves too: its first read says it closed.
+    await new Promise<void>((resolve) => {
+      socket.once('connect', () => resolve());
+      socket.once('close', () => resolve());
+    });
+    const c = new FtpTestClient(socket, host, localAddress);
     return c;
   }
 
@@ -62,7 +70,6 @@ export class FtpTestClient {
         const lines = this.partial;
         this.partial = [];
         const r = { code: Number(code), lines, text: lines.join('\n') };
-        if (process.env.FTP_TRACE) console.log("RECV", JSON.stringify(r.text).slice(0, 100));
         const w = this.waiters.shift();
         if (w) w(r);
         else this.replies.push(r);
@@ -90,7 +97,6 @@ export class FtpTestClient {
   }
 
   async cmd(line: string | Buffer): Promise<Reply> {
-    if (process.env.FTP_TRACE) console.log("SEND", JSON.stringify(line.toString()).slice(0, 120));
     this.sendRaw(Buffer.isBuffer(line) ? Buffer.concat([line, Buffer.from('\r\n')]) : `${line}\r\n`);
     return this.read();
   }
@@ -133,7 +139,7 @@ export class FtpTestClient {
       reply,
       port,
       connect: async () => {
-        const s = net.connect({ port, host, localAddress: opts.localAddress });
+        const s = net.connect({ port, host, localAddress: opts.localAddress ?? this.localAddress });
         s.on('error', () => {});
         await once(s, 'connect');
         return s;

@@ -362,6 +362,11 @@ export class FtpSession {
     };
   }
 
+  /** Command input held in memory now (an unfinished line and unread chunk): bounded by design. */
+  get bufferedBytes(): number {
+    return this.reader.pending + (this.input?.length ?? 0);
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
