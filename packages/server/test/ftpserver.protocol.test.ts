@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FtpTestClient } from './ftp-client.js';
 import { type FtpLab, startFtpLab, USERS } from './ftpserver-helpers.js';
+import { freePort } from './portforward-helpers.js';
 import { waitFor } from './wait.js';
 
 let lab: FtpLab;
@@ -428,5 +429,56 @@ describe('status', () => {
         .digest('hex'),
     ).toBe(createHash('sha256').update(payload).digest('hex'));
     c.close();
+  });
+});
+
+describe('listener', () => {
+  it('serves IPv6 clients: EPSV works, PASV (IPv4 only) says to use EPSV', async () => {
+    const v6 = await startFtpLab({ config: { address: '::1' } });
+    try {
+      const c = await FtpTestClient.connect(v6.port, '::1');
+      expect((await c.read()).code).toBe(220);
+      expect((await c.login('alice', USERS.alice)).code).toBe(230);
+      expect((await c.cmd('PASV')).text).toBe('425 PASV is for IPv4; use EPSV');
+      expect((await c.cmd('EPSV 1')).text).toBe('522 Network protocol not supported, use (2)');
+      expect((await c.fetch('NLST', { epsv: true })).data.toString()).toContain('files');
+      c.close();
+    } finally {
+      await v6.close();
+    }
+  });
+
+  it('moves to a new port on reload and keeps the sessions already open', async () => {
+    const other = await startFtpLab();
+    try {
+      const c = await FtpTestClient.connect(other.port);
+      await c.read();
+      expect((await c.login('alice', USERS.alice)).code).toBe(230);
+      const port = await freePort();
+      await other.reload((cfg) => {
+        cfg.port = port;
+      });
+      expect((await c.fetch('NLST')).data.toString()).toContain('files');
+      const fresh = await FtpTestClient.connect(port);
+      expect((await fresh.read()).code).toBe(220);
+      fresh.close();
+      c.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('says when the configured certificate name has no certificate of its own', async () => {
+    await lab.reload((cfg) => {
+      cfg.tls.certificate = 'nas.example.com';
+    });
+    expect(lab.runtime.statusView().reasons).toContainEqual({ code: 'certificateMissing', params: { name: 'nas.example.com' } });
+    await lab.reload((cfg) => {
+      cfg.tls.certificate = 'localhost';
+    });
+    expect(lab.runtime.statusView().reasons).toEqual([]);
+    await lab.reload((cfg) => {
+      cfg.tls.certificate = '';
+    });
   });
 });

@@ -20,11 +20,11 @@ export const ftpserverModule: ModuleDefinition<FtpserverConfig> = {
   configSchema: ftpserverConfigSchema,
   issues: ftpserverIssues,
   secrets: FTPSERVER_SECRETS,
+  // Reaches the one secret path (a user's password); no mount, as no storage exists in the guard's program.
   sample: () =>
     ftpserverConfigSchema.parse({
       enabled: false,
-      mounts: [{ key: 'M1', name: 'share', storage: 'S1' }],
-      users: [{ key: 'U1', name: 'alice', password: 'scrypt$sample', access: { M1: 'rw' } }],
+      users: [{ key: 'U1', name: 'alice', password: 'scrypt$sample', access: {} }],
     }),
   ports,
   storageMounts: (c) => c.mounts.map((m) => ({ storage: m.storage, owner: m.name })),

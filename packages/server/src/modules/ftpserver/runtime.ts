@@ -145,6 +145,8 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
     if (b && b.state !== 'bound') out.push({ code: b.reason.code, params: b.reason.params });
     if (c.tls.mode !== 'off' && this.engine && !this.engine.tlsReady())
       out.push({ code: c.tls.mode === 'required' ? 'noCertificateRequired' : 'noCertificate' });
+    else if (c.tls.mode !== 'off' && c.tls.certificate && !this.ctx.certs.match(c.tls.certificate))
+      out.push({ code: 'certificateMissing', params: { name: c.tls.certificate } });
     for (const m of c.mounts)
       if (m.enabled && !this.ctx.storages.get(m.storage))
         out.push({ code: 'storageUnavailable', params: { storage: m.storage } });
