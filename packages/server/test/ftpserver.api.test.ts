@@ -25,7 +25,11 @@ beforeAll(async () => {
   token = await ts.login();
   dir = await tempDir('lucky-ftp-api-');
   await fs.writeFile(path.join(dir, 'hello.txt'), 'hello');
-  const st = await call('POST', '/api/storagemanagement/storages', { name: 'nas', kind: 'local', local: { path: dir } });
+  const st = await call('POST', '/api/storagemanagement/storages', {
+    name: 'nas',
+    kind: 'local',
+    local: { path: dir },
+  });
   expect(st.body.ret, JSON.stringify(st.body)).toBe(0);
   storageKey = st.body.storage?.key ?? st.body.key;
   expect(typeof storageKey).toBe('string');
@@ -36,7 +40,8 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-const storedConfig = () => ts.server.core.modules.configOf<{ users: Array<{ name: string; password: string }> }>('ftpserver');
+const storedConfig = () =>
+  ts.server.core.modules.configOf<{ users: Array<{ name: string; password: string }> }>('ftpserver');
 
 describe('settings', () => {
   it('reads the defaults: off, port 2121, passive 50000-50100, LAN only, TLS offered', async () => {
@@ -80,7 +85,11 @@ describe('settings', () => {
       logLevel: 5,
     });
     expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
-    expect(r.body.settings).toMatchObject({ port: ftpPort, passive: { portMin: p.min, announceAddress: '' }, tls: { mode: 'explicit' } });
+    expect(r.body.settings).toMatchObject({
+      port: ftpPort,
+      passive: { portMin: p.min, announceAddress: '' },
+      tls: { mode: 'explicit' },
+    });
   });
 });
 
@@ -107,16 +116,28 @@ describe('mounts and users', () => {
   it('stores a new password as its scrypt hash, reads it masked, keeps it when the mask comes back', async () => {
     const none = await call('POST', '/api/ftpserver/users', { name: 'carol', access: { [mountKey]: 'rw' } });
     expect(none.body).toMatchObject({ code: 'passwordRequired', field: 'password' });
-    const r = await call('POST', '/api/ftpserver/users', { name: 'carol', password: 'carol-pw', access: { [mountKey]: 'rw' } });
+    const r = await call('POST', '/api/ftpserver/users', {
+      name: 'carol',
+      password: 'carol-pw',
+      access: { [mountKey]: 'rw' },
+    });
     expect(r.body.ret, JSON.stringify(r.body)).toBe(0);
     expect(r.body.user.password).toBe(SECRET_MASK);
     const key = r.body.user.key;
     const hash = storedConfig().users.find((u) => u.name === 'carol')?.password ?? '';
     expect(hash).toMatch(/^scrypt\$/);
     expect(JSON.stringify((await call('GET', '/api/ftpserver/users')).body)).not.toContain(hash);
-    await call('PUT', `/api/ftpserver/users/${key}`, { name: 'carol', password: SECRET_MASK, access: { [mountKey]: 'ro' } });
+    await call('PUT', `/api/ftpserver/users/${key}`, {
+      name: 'carol',
+      password: SECRET_MASK,
+      access: { [mountKey]: 'ro' },
+    });
     expect(storedConfig().users.find((u) => u.name === 'carol')?.password).toBe(hash);
-    await call('PUT', `/api/ftpserver/users/${key}`, { name: 'carol', password: 'new-pw', access: { [mountKey]: 'rw' } });
+    await call('PUT', `/api/ftpserver/users/${key}`, {
+      name: 'carol',
+      password: 'new-pw',
+      access: { [mountKey]: 'rw' },
+    });
     expect(storedConfig().users.find((u) => u.name === 'carol')?.password).not.toBe(hash);
   });
 
@@ -124,8 +145,12 @@ describe('mounts and users', () => {
     expect((await call('POST', '/api/ftpserver/users', { name: 'anonymous', password: 'x' })).body).toMatchObject({
       code: 'userNameReserved',
     });
-    expect((await call('POST', '/api/ftpserver/users', { name: 'CAROL', password: 'x' })).body).toMatchObject({ code: 'nameTaken' });
-    expect((await call('POST', '/api/ftpserver/users', { name: 'dave', password: 'x', access: { zz9: 'rw' } })).body).toMatchObject({
+    expect((await call('POST', '/api/ftpserver/users', { name: 'CAROL', password: 'x' })).body).toMatchObject({
+      code: 'nameTaken',
+    });
+    expect(
+      (await call('POST', '/api/ftpserver/users', { name: 'dave', password: 'x', access: { zz9: 'rw' } })).body,
+    ).toMatchObject({
       code: 'mountNotFound',
     });
     expect((await call('POST', '/api/ftpserver/users', { name: 'a b', password: 'x' })).body).toMatchObject({
@@ -175,7 +200,9 @@ describe('running', () => {
     const add = await call('POST', '/api/ftpserver/users', { name: 'erin', password: 'erin-pw', access: {} });
     expect(add.body.ret).toBe(0);
     expect((await session.cmd('NOOP')).code).toBe(200);
-    const carol = (await call('GET', '/api/ftpserver/users')).body.list.find((u: { name: string }) => u.name === 'carol');
+    const carol = (await call('GET', '/api/ftpserver/users')).body.list.find(
+      (u: { name: string }) => u.name === 'carol',
+    );
     expect((await call('DELETE', `/api/ftpserver/users/${carol.key}`)).body.ret).toBe(0);
     await waitFor(() => session.closed, { what: 'the removed user’s session closed' });
   });

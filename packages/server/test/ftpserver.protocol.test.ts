@@ -472,7 +472,10 @@ describe('listener', () => {
     await lab.reload((cfg) => {
       cfg.tls.certificate = 'nas.example.com';
     });
-    expect(lab.runtime.statusView().reasons).toContainEqual({ code: 'certificateMissing', params: { name: 'nas.example.com' } });
+    expect(lab.runtime.statusView().reasons).toContainEqual({
+      code: 'certificateMissing',
+      params: { name: 'nas.example.com' },
+    });
     await lab.reload((cfg) => {
       cfg.tls.certificate = 'localhost';
     });
