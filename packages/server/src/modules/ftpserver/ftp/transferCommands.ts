@@ -15,6 +15,9 @@ import type { FtpSession, TransferState } from './session.js';
 import { serverHandshake } from './tls.js';
 import { baseName, type Located } from './virtualFs.js';
 
+/** Entries STAT <path> lists on the control connection. */
+const STAT_MAX_ENTRIES = 1000;
+
 const ACTIVE_REFUSED = 'Active mode is not supported (FTP bounce risk); use PASV or EPSV';
 
 async function openPassive(s: FtpSession): Promise<number> {
@@ -277,7 +280,10 @@ async function stat(s: FtpSession, arg: string): Promise<void> {
   const vpath = vpathOf(s, listTarget(arg));
   const entries = await entriesOf(s, s.fs.locate(vpath), false);
   const now = Date.now();
-  s.reply(213, [`Status of ${vpath}:`, ...entries.map((e) => lsLine(e, now).slice(0, -2)), 'End of status']);
+  // The control connection is no place for a big folder: the rest is for LIST.
+  const shown = entries.slice(0, STAT_MAX_ENTRIES).map((e) => lsLine(e, now).slice(0, -2));
+  const more = entries.length - shown.length;
+  s.reply(213, [`Status of ${vpath}:`, ...shown, more > 0 ? `${more} more entries: use LIST` : 'End of status']);
 }
 
 export const TRANSFER_COMMANDS: Record<string, Command> = {
