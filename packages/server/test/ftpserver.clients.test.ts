@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FtpTestClient } from './ftp-client.js';
 import { curl, lftp } from './ftp-tools.js';
 import { type FtpLab, startFtpLab, USERS } from './ftpserver-helpers.js';
 
@@ -123,6 +124,17 @@ describe('a folder of 10,000 entries', () => {
     const names = new Set(mlsd.stdout.split('\n').filter(Boolean));
     expect(names.size).toBe(N);
     expect(names.has('files/many/f9999.txt')).toBe(true);
+  });
+
+  it('lists at most 1000 of them on the control connection (STAT <path>)', async () => {
+    const c = await FtpTestClient.connect(lab.port);
+    await c.read();
+    await c.login('alice', USERS.alice);
+    const r = await c.cmd('STAT /files/many');
+    expect(r.code).toBe(213);
+    expect(r.lines).toHaveLength(1002);
+    expect(r.lines.at(-1)).toBe(`213 ${N - 1000} more entries: use LIST`);
+    c.close();
   });
 
   it('lists them over FTPS too (NLST with curl -l)', async () => {
