@@ -328,7 +328,7 @@ export const FTPSERVER_LOG = {
   idleTimeout: '{client} ({user}) idle for {seconds} s, closing',
   tooManyFailures: '{client} closed after {count} failed logins',
   lineTooLong: '{client} sent a command line over {max} bytes',
-  floodClosed: '{client} closed: over {rate} commands per second',
+  commandsThrottled: '{client} sends over {rate} commands per second: slowed down',
   tlsFailed: '{client} TLS handshake failed: {detail}',
   tlsStarted: '{client} switched to TLS ({protocol})',
   dataForeign: '{client}: data connection from {peer} refused (not the control peer)',
