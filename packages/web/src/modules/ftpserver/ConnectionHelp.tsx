@@ -5,7 +5,7 @@ import type { FtpTlsMode } from '@lucky/shared';
 import { Alert, Card, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton';
-import { type HelpLine, helpLines } from './connectionHelp';
+import { type HelpLine, helpLines } from './helpLines';
 
 export interface ConnectionHelpProps {
   address: string;
