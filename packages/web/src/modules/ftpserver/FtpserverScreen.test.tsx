@@ -114,27 +114,36 @@ describe('FTP server screen', () => {
     expect(users.textContent).not.toContain(SECRET_MASK);
   });
 
-  it('switching a user off keeps the stored password (the mask goes back) and the access', async () => {
+  it('switches a user and a mount through their enable calls', async () => {
     serveBusy();
-    net.route(`api/ftpserver/users/${USER_KEY}`, { body: { ret: 0, user: user({ enabled: false }) } });
+    net.route(`api/ftpserver/users/${USER_KEY}/enable`, { body: { ret: 0, user: user({ enabled: false }) } });
+    net.route(`api/ftpserver/mounts/${MOUNT_KEY}/enable`, { body: { ret: 0, mount: mount({ enabled: false }) } });
     renderWithProviders(<FtpserverScreen />);
     await userEvent.click(await screen.findByTestId(`ftp-user-switch-${USER_KEY}`));
-    await waitFor(() => expect(bodiesOf('PUT', `api/ftpserver/users/${USER_KEY}`)).toHaveLength(1));
-    expect(bodiesOf('PUT', `api/ftpserver/users/${USER_KEY}`)[0]).toEqual({
-      name: 'alice',
-      enabled: false,
-      password: SECRET_MASK,
-      access: { [MOUNT_KEY]: 'rw' },
-    });
+    await waitFor(() =>
+      expect(bodiesOf('PUT', `api/ftpserver/users/${USER_KEY}/enable`)).toEqual([{ enabled: false }]),
+    );
+    await userEvent.click(screen.getByTestId(`ftp-mount-switch-${MOUNT_KEY}`));
+    await waitFor(() =>
+      expect(bodiesOf('PUT', `api/ftpserver/mounts/${MOUNT_KEY}/enable`)).toEqual([{ enabled: false }]),
+    );
   });
 
   it('offers to switch the module on while it is off, through the core switch', async () => {
-    serveBusy({ status: { enabled: false, listening: false, sessions: [], reasons: [] } });
+    serveBusy({ status: { enabled: false, listening: false, sessions: [], reasons: [{ code: 'moduleDisabled' }] } });
     net.route('api/modules/ftpserver/enabled', { body: { ret: 0 } });
+    net.route('api/storagemanagement/items', {
+      body: { ret: 0, enabled: true, list: [{ key: 'Sto00009', name: 'Old disk' }] },
+    });
     renderWithProviders(<FtpserverScreen />);
     await screen.findByTestId('ftp-module-disabled');
     expect(screen.queryByTestId('ftp-sessions')).toBeNull();
     expect(screen.queryByTestId('ftp-status-listening')).toBeNull();
+    // Said once (the notice), not again as a reason; a mount's storage is not "unavailable" while
+    // the server is off, and its name comes from storage management.
+    expect(screen.queryByTestId('ftp-reason-moduleDisabled')).toBeNull();
+    expect(screen.queryByTestId('ftp-mount-unavailable-Mnt00002')).toBeNull();
+    expect(await within(screen.getByTestId('ftp-mount-Mnt00002')).findByText('Old disk')).toBeTruthy();
     await userEvent.click(screen.getByTestId('ftp-module-enable'));
     await waitFor(() => expect(bodiesOf('PUT', 'api/modules/ftpserver/enabled')).toEqual([{ enabled: true }]));
   });

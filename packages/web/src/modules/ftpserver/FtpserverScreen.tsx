@@ -5,7 +5,7 @@
 import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { FtpserverMountView, FtpserverUserView } from '@lucky/shared';
 import { Alert, Button, Card, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefreshControl } from '../../components/RefreshControl';
 import { formatTime } from '../../components/time';
@@ -15,6 +15,7 @@ import { errorText } from './errors';
 import { LogDrawer } from './LogDrawer';
 import { MountDialog } from './MountDialog';
 import { MountsCard } from './MountsCard';
+import { useStorages } from './pickers';
 import { SessionsCard } from './SessionsCard';
 import { SettingsDialog } from './SettingsDialog';
 import { StatusBar } from './StatusBar';
@@ -41,6 +42,8 @@ export default function FtpserverScreen() {
   const userList = users.data?.list ?? [];
   const loadError = [status, settings, mounts, users].find((q) => q.isError && !q.data)?.error;
   const sampleUser = userList.find((u) => u.enabled)?.name;
+  const storages = useStorages(true);
+  const storageNames = useMemo(() => new Map(storages.list.map((s) => [s.key, s.name])), [storages.list]);
 
   return (
     <div className="screen ftp-screen" data-testid="ftpserver-screen">
@@ -109,6 +112,8 @@ export default function FtpserverScreen() {
       <MountsCard
         mounts={mounts.data?.list}
         users={userList}
+        running={st?.enabled ?? false}
+        storageNames={storageNames}
         loading={mounts.isPending}
         onAdd={() => setMountEdit(opened())}
         onEdit={(m) => setMountEdit(opened(m))}

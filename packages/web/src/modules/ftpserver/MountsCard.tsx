@@ -10,6 +10,10 @@ import { useTranslation } from 'react-i18next';
 export interface MountsCardProps {
   mounts: FtpserverMountView[] | undefined;
   users: FtpserverUserView[];
+  /** The server runs: only then does a mount's view know its storage's state. */
+  running: boolean;
+  /** Storage management's names by key, for while the server is off. */
+  storageNames: ReadonlyMap<string, string>;
   loading: boolean;
   onAdd: () => void;
   onEdit: (m: FtpserverMountView) => void;
@@ -17,7 +21,17 @@ export interface MountsCardProps {
   onDelete: (m: FtpserverMountView) => Promise<unknown>;
 }
 
-export function MountsCard({ mounts, users, loading, onAdd, onEdit, onToggle, onDelete }: MountsCardProps) {
+export function MountsCard({
+  mounts,
+  users,
+  running,
+  storageNames,
+  loading,
+  onAdd,
+  onEdit,
+  onToggle,
+  onDelete,
+}: MountsCardProps) {
   const { t } = useTranslation();
   const [switching, setSwitching] = useState<string | undefined>();
   const toggle = async (m: FtpserverMountView, on: boolean) => {
@@ -64,8 +78,8 @@ export function MountsCard({ mounts, users, loading, onAdd, onEdit, onToggle, on
             key: 'storage',
             render: (_, m) => (
               <Space size={4} wrap>
-                <span>{m.storageName || <span className="mono">{m.storage}</span>}</span>
-                {!m.available && (
+                <span>{m.storageName || storageNames.get(m.storage) || <span className="mono">{m.storage}</span>}</span>
+                {running && !m.available && (
                   <Tag color="error" data-testid={`ftp-mount-unavailable-${m.key}`}>
                     {t('ftpserver.storageUnavailable')}
                   </Tag>

@@ -85,15 +85,17 @@ export function StatusBar({ status: s, settings, onToggleModule }: StatusBarProp
           </span>
         </div>
       </Card>
-      {s.reasons.map((r) => (
-        <Alert
-          key={`${r.code}-${JSON.stringify(r.params ?? {})}`}
-          type={s.enabled && !s.listening ? 'error' : 'warning'}
-          showIcon
-          title={codedText('ftpserver', 'reason', r)}
-          data-testid={`ftp-reason-${r.code}`}
-        />
-      ))}
+      {/* While off, the screen's own notice says so (the status's moduleDisabled reason). */}
+      {s.enabled &&
+        s.reasons.map((r) => (
+          <Alert
+            key={`${r.code}-${JSON.stringify(r.params ?? {})}`}
+            type={s.listening ? 'warning' : 'error'}
+            showIcon
+            title={codedText('ftpserver', 'reason', r)}
+            data-testid={`ftp-reason-${r.code}`}
+          />
+        ))}
     </>
   );
 }

@@ -48,6 +48,8 @@ export const createMount = (m: FtpserverMountInput) =>
   post<FtpserverMountResponse>(`${BASE}/mounts`, m, { silent: true });
 export const updateMount = (key: string, m: FtpserverMountInput) =>
   put<FtpserverMountResponse>(mountPath(key), m, { silent: true });
+export const enableMount = (key: string, enabled: boolean) =>
+  put<FtpserverMountResponse>(`${mountPath(key)}/enable`, { enabled }, { silent: true });
 export const deleteMount = (key: string) => del(mountPath(key), { silent: true });
 
 export const fetchUsers = (signal?: AbortSignal) => get<FtpserverUsersResponse>(`${BASE}/users`, { signal });
@@ -55,6 +57,9 @@ export const fetchUsers = (signal?: AbortSignal) => get<FtpserverUsersResponse>(
 export const createUser = (u: FtpserverUserInput) => post<FtpserverUserResponse>(`${BASE}/users`, u, { silent: true });
 export const updateUser = (key: string, u: FtpserverUserInput) =>
   put<FtpserverUserResponse>(userPath(key), u, { silent: true });
+/** Off closes the user's sessions. */
+export const enableUser = (key: string, enabled: boolean) =>
+  put<FtpserverUserResponse>(`${userPath(key)}/enable`, { enabled }, { silent: true });
 export const deleteUser = (key: string) => del(userPath(key), { silent: true });
 
 /** Closes a live session (its transfer stops). */

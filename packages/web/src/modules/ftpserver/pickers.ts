@@ -4,6 +4,7 @@
 // picker empty and the field still takes typed text (or, for storages, says so).
 import type { NetInterfacesResponse, StoragemanagementListResponse } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { get } from '../../api/client';
 import { type CertView, certValidity, fetchCerts } from '../../screens/safe/certs';
 import { ftpKeys } from './api';
@@ -22,7 +23,8 @@ export function useStorages(enabled: boolean) {
     enabled,
     staleTime: 0,
   });
-  const list: StorageChoice[] = (query.data?.list ?? []).map((s) => ({ key: s.key, name: s.name }));
+  const data = query.data;
+  const list: StorageChoice[] = useMemo(() => (data?.list ?? []).map((s) => ({ key: s.key, name: s.name })), [data]);
   return { list, loading: query.isPending && enabled, failed: query.isError };
 }
 

@@ -1,7 +1,7 @@
 // Server state of the screen: the status (polled at the chosen interval, sessions included), the
 // settings, mounts and users (read once, and again after every change), and the actions on them,
 // each refreshing what it changed.
-import { type FtpserverMountView, type FtpserverUserView, SECRET_MASK } from '@lucky/shared';
+import type { FtpserverMountView, FtpserverUserView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useMemo } from 'react';
@@ -11,6 +11,8 @@ import {
   clearLogs,
   deleteMount,
   deleteUser,
+  enableMount,
+  enableUser,
   fetchMounts,
   fetchSettings,
   fetchStatus,
@@ -18,8 +20,6 @@ import {
   ftpKeys,
   kickSession,
   setModuleEnabled,
-  updateMount,
-  updateUser,
 } from './api';
 import { errorText } from './errors';
 
@@ -52,18 +52,13 @@ export function useFtpActions() {
           () => setModuleEnabled(enabled),
           () => void message.success(t(enabled ? 'ftpserver.moduleSwitchedOn' : 'ftpserver.moduleSwitchedOff')),
         ),
-      setMountEnabled: (m: FtpserverMountView, enabled: boolean) =>
-        attempt(() => updateMount(m.key, { name: m.name, storage: m.storage, enabled })),
+      setMountEnabled: (m: FtpserverMountView, enabled: boolean) => attempt(() => enableMount(m.key, enabled)),
       removeMount: (m: FtpserverMountView) =>
         attempt(
           () => deleteMount(m.key),
           () => void message.success(t('ftpserver.mountDeleted')),
         ),
-      // The stored password is kept: the view's mask goes back as it came.
-      setUserEnabled: (u: FtpserverUserView, enabled: boolean) =>
-        attempt(() =>
-          updateUser(u.key, { name: u.name, enabled, access: u.access, password: u.password ? SECRET_MASK : '' }),
-        ),
+      setUserEnabled: (u: FtpserverUserView, enabled: boolean) => attempt(() => enableUser(u.key, enabled)),
       removeUser: (u: FtpserverUserView) =>
         attempt(
           () => deleteUser(u.key),
