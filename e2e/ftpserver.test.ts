@@ -205,6 +205,7 @@ describe('FTP server screen', () => {
     await curl(['--ssl-reqd', '-k', '-T', up, ftpUrl('/share/up.txt')]);
     expect(await fs.readFile(path.join(data, 'up.txt'), 'utf8')).toBe('sent over FTPS\n');
     // What the help tells curl users is what just worked.
+    await page.getByTestId('ftp-help-more').click();
     expect(await page.getByTestId('ftp-help-text-curl').textContent()).toBe(
       `curl --ssl-reqd -u alice ftp://127.0.0.1:${ftpPort}/`,
     );

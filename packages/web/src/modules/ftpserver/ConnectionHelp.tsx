@@ -1,8 +1,12 @@
 // How to connect: the address to type into each client, with copy buttons, in the current TLS
 // mode; FileZilla's settings spelled out, and what plain-only clients (Explorer, Finder, cameras,
-// scanners) can and cannot do.
+// scanners) can and cannot do. Folded to the addresses until asked for every client (the screen
+// is read far more often than a client is set up).
+
+import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import type { FtpTlsMode } from '@lucky/shared';
-import { Alert, Card, Typography } from 'antd';
+import { Alert, Button, Card, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton';
 import { type HelpLine, helpLines } from './helpLines';
@@ -18,15 +22,35 @@ export interface ConnectionHelpProps {
 
 export function ConnectionHelp({ address, port, mode, user, consoleHost }: ConnectionHelpProps) {
   const { t } = useTranslation();
+  const [all, setAll] = useState(false);
   const lines = helpLines({ address, port, mode, user, consoleHost: consoleHost ?? window.location.hostname });
+  const shown = all ? lines : lines.filter((l) => l.client === 'url' || l.client === 'ftpes');
   return (
-    <Card size="small" title={t('ftpserver.helpTitle')} className="ftp-help" data-testid="ftp-help">
+    <Card
+      size="small"
+      title={t('ftpserver.helpTitle')}
+      className="ftp-help"
+      data-testid="ftp-help"
+      extra={
+        <Button
+          size="small"
+          type="link"
+          icon={all ? <UpOutlined /> : <DownOutlined />}
+          iconPlacement="end"
+          onClick={() => setAll(!all)}
+          aria-expanded={all}
+          data-testid="ftp-help-more"
+        >
+          {t(all ? 'ftpserver.helpLess' : 'ftpserver.helpMore')}
+        </Button>
+      }
+    >
       <dl className="ftp-help-list">
-        {lines.map((l) => (
+        {shown.map((l) => (
           <HelpRow key={l.client} line={l} mode={mode} port={port} />
         ))}
       </dl>
-      <Alert type="info" showIcon title={t('ftpserver.helpDevices')} className="ftp-help-devices" />
+      {all && <Alert type="info" showIcon title={t('ftpserver.helpDevices')} className="ftp-help-devices" />}
     </Card>
   );
 }

@@ -40,7 +40,11 @@ function serveBusy(over: { status?: Parameters<typeof status>[0] } = {}) {
         bytesOut: 42_000,
         logins: 5,
         failedLogins: 2,
-        reasons: [{ code: 'storageUnavailable', params: { storage: 'Sto00009' } }],
+        // Two mounts of one missing storage: the same reason twice.
+        reasons: [
+          { code: 'storageUnavailable', params: { storage: 'Sto00009' } },
+          { code: 'storageUnavailable', params: { storage: 'Sto00009' } },
+        ],
         sessions: [
           session({
             transfer: {
@@ -73,6 +77,9 @@ function serveBusy(over: { status?: Parameters<typeof status>[0] } = {}) {
 describe('FTP server screen', () => {
   it('shows where it listens, TLS, sessions with the live transfer, traffic and what is wrong, in Chinese', async () => {
     serveBusy();
+    net.route('api/storagemanagement/items', {
+      body: { ret: 0, enabled: true, list: [{ key: 'Sto00009', name: 'Old disk' }] },
+    });
     renderWithProviders(<FtpserverScreen />);
     const bar = await screen.findByTestId('ftp-status');
     expect(within(bar).getByTestId('ftp-status-listen').textContent).toBe('监听*:2121监听中');
@@ -80,9 +87,11 @@ describe('FTP server screen', () => {
     expect(await within(bar).findByText('2 / 64')).toBeTruthy();
     expect(within(bar).getByTestId('ftp-status-in').textContent).toBe('接收1.23 MB2.05 MB/s');
     expect(within(bar).getByTestId('ftp-status-logins').textContent).toBe('登录5失败 2');
-    expect(screen.getByTestId('ftp-reason-storageUnavailable').textContent).toContain(
-      '存储 Sto00009 不可用（存储管理未开启或该条目已删除）',
-    );
+    expect(screen.getAllByTestId('ftp-reason-storageUnavailable').map((a) => a.textContent)).toEqual([
+      '存储 Old disk 不可用（存储管理未开启或该条目已删除）',
+    ]);
+    // Every word on the screen is translated (no locale key shows as itself).
+    expect(document.body.textContent).not.toMatch(/ftpserver\.\w/);
 
     const sessions = screen.getByTestId('ftp-sessions');
     const upload = within(sessions).getByTestId('ftp-session-transfer-s1');

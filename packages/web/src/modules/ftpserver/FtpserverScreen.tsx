@@ -105,7 +105,11 @@ export default function FtpserverScreen() {
         />
       )}
 
-      {st ? <StatusBar status={st} settings={conf} onToggleModule={actions.setModuleEnabled} /> : <Card loading />}
+      {st ? (
+        <StatusBar status={st} settings={conf} storageNames={storageNames} onToggleModule={actions.setModuleEnabled} />
+      ) : (
+        <Card loading />
+      )}
 
       {conf && <ConnectionHelp address={conf.address} port={conf.port} mode={conf.tls.mode} user={sampleUser} />}
 

@@ -1,7 +1,7 @@
 // The server at a glance: the module switch, where it listens, the TLS state, sessions of the
 // cap, traffic with the live rates, and logins. What keeps it from working (not listening, no
 // certificate, a storage gone) follows as alerts, in the UI language.
-import type { FtpserverSettings, FtpserverStatusView } from '@lucky/shared';
+import type { Coded, FtpserverSettings, FtpserverStatusView } from '@lucky/shared';
 import { Alert, Card, Switch, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +13,12 @@ export interface StatusBarProps {
   status: FtpserverStatusView;
   /** For the TLS mode and the connection cap (undefined while they load). */
   settings?: FtpserverSettings;
+  /** Storage management's names by key: a reason about a storage names it as the owner knows it. */
+  storageNames?: ReadonlyMap<string, string>;
   onToggleModule: (on: boolean) => Promise<unknown>;
 }
 
-export function StatusBar({ status: s, settings, onToggleModule }: StatusBarProps) {
+export function StatusBar({ status: s, settings, storageNames, onToggleModule }: StatusBarProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const toggle = async (on: boolean) => {
@@ -30,6 +32,11 @@ export function StatusBar({ status: s, settings, onToggleModule }: StatusBarProp
   const { rateIn, rateOut } = liveRates(s.sessions);
   const mode = settings?.tls.mode;
   const where = `${s.address ? urlHost(s.address) : '*'}:${s.port}`;
+  const reasons = uniqueReasons(s.reasons).map((r) => {
+    const key = r.params?.storage;
+    const name = typeof key === 'string' ? storageNames?.get(key) : undefined;
+    return name ? { ...r, params: { ...r.params, storage: name } } : r;
+  });
   return (
     <>
       <Card size="small" className="ftp-status" data-testid="ftp-status">
@@ -87,7 +94,7 @@ export function StatusBar({ status: s, settings, onToggleModule }: StatusBarProp
       </Card>
       {/* While off, the screen's own notice says so (the status's moduleDisabled reason). */}
       {s.enabled &&
-        s.reasons.map((r) => (
+        reasons.map((r) => (
           <Alert
             key={`${r.code}-${JSON.stringify(r.params ?? {})}`}
             type={s.listening ? 'warning' : 'error'}
@@ -98,6 +105,17 @@ export function StatusBar({ status: s, settings, onToggleModule }: StatusBarProp
         ))}
     </>
   );
+}
+
+/** Each reason once (two mounts of one missing storage give the same reason twice). */
+function uniqueReasons(list: readonly Coded[]): Coded[] {
+  const seen = new Set<string>();
+  return list.filter((r) => {
+    const id = `${r.code} ${JSON.stringify(r.params ?? {})}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 function Item({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId: string }) {
