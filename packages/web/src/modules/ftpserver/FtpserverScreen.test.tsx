@@ -77,7 +77,7 @@ function serveBusy(over: { status?: Parameters<typeof status>[0] } = {}) {
 describe('FTP server screen', () => {
   it('shows where it listens, TLS, sessions with the live transfer, traffic and what is wrong, in Chinese', async () => {
     serveBusy();
-    net.route('api/storagemanagement/items', {
+    net.route('api/storagemanagement/storages', {
       body: { ret: 0, enabled: true, list: [{ key: 'Sto00009', name: 'Old disk' }] },
     });
     renderWithProviders(<FtpserverScreen />);
@@ -141,7 +141,7 @@ describe('FTP server screen', () => {
   it('offers to switch the module on while it is off, through the core switch', async () => {
     serveBusy({ status: { enabled: false, listening: false, sessions: [], reasons: [{ code: 'moduleDisabled' }] } });
     net.route('api/modules/ftpserver/enabled', { body: { ret: 0 } });
-    net.route('api/storagemanagement/items', {
+    net.route('api/storagemanagement/storages', {
       body: { ret: 0, enabled: true, list: [{ key: 'Sto00009', name: 'Old disk' }] },
     });
     renderWithProviders(<FtpserverScreen />);

@@ -25,14 +25,22 @@ const sent = () =>
     .filter(([, init]) => ['POST', 'PUT'].includes(String((init as RequestInit)?.method)))
     .map(([url, init]) => ({ url: String(url).split('?')[0], body: JSON.parse(String((init as RequestInit).body)) }));
 
-const storages = (list: { key: string; name: string }[]) =>
-  net.route('api/storagemanagement/items', { body: { ret: 0, enabled: true, list } });
+/** Storage management's list: entries as it reads them (only what the picker uses). */
+const storages = (list: { key: string; name: string; readOnly?: boolean; state?: string }[]) =>
+  net.route('api/storagemanagement/storages', {
+    body: {
+      ret: 0,
+      enabled: true,
+      list: list.map((s) => ({ kind: 'local', readOnly: false, state: 'online', mounts: [], ...s })),
+    },
+  });
 
 describe('FTP mount dialog', () => {
   it('picks a storage of storage management and refuses a folder name another mount has', async () => {
     storages([
       { key: 'Sto00001', name: 'NAS disk' },
       { key: 'Sto00002', name: 'USB stick' },
+      { key: 'Sto00003', name: 'Archive', readOnly: true, state: 'offline' },
     ]);
     net.route('api/ftpserver/mounts', { body: { ret: 0, mount: mount() } });
     const onSaved = vi.fn();
@@ -44,6 +52,8 @@ describe('FTP mount dialog', () => {
 
     await userEvent.type(name, 'media');
     await userEvent.click(within(screen.getByTestId('ftp-mount-storage')).getByRole('combobox'));
+    // Each storage with its kind, and what keeps writes or clients away.
+    expect((await screen.findByTitle('Archive')).textContent).toBe('Archive本地文件夹只读存储离线');
     await userEvent.click(await screen.findByTitle('USB stick'));
     await userEvent.click(screen.getByTestId('ftp-mount-save'));
     expect(await within(itemOf(name)).findByText('已有名为 media 的条目')).toBeTruthy();

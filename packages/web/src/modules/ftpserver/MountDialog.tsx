@@ -2,7 +2,7 @@
 // management behind it. Checked with the server's schema before sending; a refusal lands beside
 // its field.
 import { type FtpserverMountView, MODULE_ROUTES } from '@lucky/shared';
-import { Alert, App, Button, Form, Input, Modal, Select, Space, Switch, Tag } from 'antd';
+import { Alert, App, Button, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { createMount, updateMount } from './api';
 import { checkMount, type MountFormValues, valuesToMount } from './mountForm';
-import { useStorages } from './pickers';
+import { type StorageChoice, useStorages } from './pickers';
 
 export interface MountDialogProps {
   open: boolean;
@@ -57,9 +57,9 @@ export function MountDialog({ open, mount, otherNames, onClose, onSaved }: Mount
   };
 
   // A stored mount whose storage is gone stays choosable (it is what the mount names).
-  const options = storages.list.map((s) => ({ value: s.key, label: s.name }));
+  const options = storages.list.map((s) => ({ value: s.key, label: s.name, storage: s as StorageChoice | undefined }));
   if (mount && !options.some((o) => o.value === mount.storage))
-    options.push({ value: mount.storage, label: mount.storageName || mount.storage });
+    options.push({ value: mount.storage, label: mount.storageName || mount.storage, storage: undefined });
 
   return (
     <Modal
@@ -107,12 +107,7 @@ export function MountDialog({ open, mount, otherNames, onClose, onSaved }: Mount
             placeholder={t('ftpserver.storagePlaceholder')}
             notFoundContent={storages.loading ? undefined : t('ftpserver.noStorages')}
             data-testid="ftp-mount-storage"
-            optionRender={(o) => (
-              <Space>
-                <span>{o.label}</span>
-                <Tag className="mono">{o.value}</Tag>
-              </Space>
-            )}
+            optionRender={(o) => <StorageOption name={String(o.label)} storage={o.data.storage} />}
           />
         </Form.Item>
         {!storages.loading && storages.list.length === 0 && (
@@ -135,5 +130,20 @@ export function MountDialog({ open, mount, otherNames, onClose, onSaved }: Mount
         </Form.Item>
       </Form>
     </Modal>
+  );
+}
+
+/** A storage in the picker: its name, kind, and what keeps writes or clients away (read-only, off, offline). */
+function StorageOption({ name, storage }: { name: string; storage?: StorageChoice }) {
+  const { t } = useTranslation();
+  return (
+    <Space size={4} wrap>
+      <span>{name}</span>
+      {storage && <Typography.Text type="secondary">{t(`ftpserver.storageKind_${storage.kind}`)}</Typography.Text>}
+      {storage?.readOnly && <Tag>{t('ftpserver.storageReadOnly')}</Tag>}
+      {storage && (storage.state === 'offline' || storage.state === 'disabled' || storage.state === 'stopped') && (
+        <Tag color="warning">{t(`ftpserver.storageState_${storage.state}`)}</Tag>
+      )}
+    </Space>
   );
 }

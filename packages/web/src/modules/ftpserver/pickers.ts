@@ -2,29 +2,29 @@
 // certificates of the core's store (the name whose certificate FTPS presents) and the box's
 // addresses (the listening address). Each is read when its dialog opens; a failure leaves the
 // picker empty and the field still takes typed text (or, for storages, says so).
-import type { NetInterfacesResponse, StoragemanagementListResponse } from '@lucky/shared';
+import type { NetInterfacesResponse, StorageEntryView, StoragemanagementListResponse } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { get } from '../../api/client';
 import { type CertView, certValidity, fetchCerts } from '../../screens/safe/certs';
 import { ftpKeys } from './api';
 
-export interface StorageChoice {
-  key: string;
-  name: string;
-}
+export type StorageChoice = Pick<StorageEntryView, 'key' | 'name' | 'kind' | 'readOnly' | 'state'>;
 
 /** Storage management's entries (its list call), for the mount dialog's storage picker. */
 export function useStorages(enabled: boolean) {
   const query = useQuery({
     queryKey: ftpKeys.storages,
     queryFn: ({ signal }) =>
-      get<StoragemanagementListResponse>('api/storagemanagement/items', { signal, silent: true }),
+      get<StoragemanagementListResponse>('api/storagemanagement/storages', { signal, silent: true }),
     enabled,
     staleTime: 0,
   });
   const data = query.data;
-  const list: StorageChoice[] = useMemo(() => (data?.list ?? []).map((s) => ({ key: s.key, name: s.name })), [data]);
+  const list: StorageChoice[] = useMemo(
+    () => (data?.list ?? []).map(({ key, name, kind, readOnly, state }) => ({ key, name, kind, readOnly, state })),
+    [data],
+  );
   return { list, loading: query.isPending && enabled, failed: query.isError };
 }
 
