@@ -145,7 +145,7 @@ describe('FTP server screen', () => {
     await itemOf(page, 'ftp-settings-passive-min').getByText(refusal).waitFor();
     await shot(page, 'ftpserver-settings-refused-1300-zh', { fullPage: false });
     await page.getByTestId('ftp-settings-port').fill(String(ftpPort));
-    await page.getByTestId('ftp-settings-address').fill('127.0.0.1');
+    await page.getByTestId('ftp-settings-address').locator('input').fill('127.0.0.1');
     await page.getByTestId('ftp-settings-save').click();
     await form.waitFor({ state: 'detached' });
     const stored = (await api('GET', '/api/ftpserver/settings')).settings;
