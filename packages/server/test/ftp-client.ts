@@ -24,16 +24,24 @@ export class FtpTestClient {
   private constructor(
     socket: net.Socket,
     readonly host: string,
+    /** Data connections come from the control connection's address (the server refuses others). */
+    readonly localAddress: string | undefined,
   ) {
     this.socket = socket;
     this.attach(socket);
+    this.closed = socket.destroyed;
   }
 
   /** Connects and reads the greeting (returned in `greeting`). */
   static async connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<FtpTestClient> {
     const socket = net.connect({ port, host, localAddress });
-    await once(socket, 'connect');
-    const c = new FtpTestClient(socket, host);
+    socket.on('error', () => {});
+    // A refused connection (reset at accept) resolves too: its first read says it closed.
+    await new Promise<void>((resolve) => {
+      socket.once('connect', () => resolve());
+      socket.once('close', () => resolve());
+    });
+    const c = new FtpTestClient(socket, host, localAddress);
     return c;
   }
 
@@ -131,7 +139,7 @@ export class FtpTestClient {
       reply,
       port,
       connect: async () => {
-        const s = net.connect({ port, host, localAddress: opts.localAddress });
+        const s = net.connect({ port, host, localAddress: opts.localAddress ?? this.localAddress });
         s.on('error', () => {});
         await once(s, 'connect');
         return s;

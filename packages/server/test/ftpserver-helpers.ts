@@ -15,6 +15,7 @@ import type { LoadedCert } from '../src/core/certs/store.js';
 import { createLogger } from '../src/core/logs/logger.js';
 import { createLocalStorage } from '../src/core/storage/local.js';
 import { StorageRegistry } from '../src/core/storage/registry.js';
+import type { ModuleContext } from '../src/core/modules/types.js';
 import type { Storage, StorageInfo } from '../src/core/storage/types.js';
 import type { EngineLimits } from '../src/modules/ftpserver/ftp/types.js';
 import { FtpserverRuntime } from '../src/modules/ftpserver/runtime.js';
@@ -103,6 +104,8 @@ export async function startFtpLab(
     timeouts?: { loginMs?: number; idleMs?: number };
     passiveSize?: number;
     certs?: boolean;
+    /** Services to replace in the module context (a counting password gate …). */
+    services?: Partial<ModuleContext>;
   } = {},
 ): Promise<FtpLab> {
   const dir = await tempDir('lucky-ftp-');
@@ -135,7 +138,7 @@ export async function startFtpLab(
   publish();
   const certs = new CertResolver({ loaded: () => (opts.certs === false ? [] : [loaded(c)]), onChange: () => () => {} });
   const log = createLogger({ level: 'error', stdout: false });
-  const ctx = testModuleContext('ftpserver', log, dir, { storages, certs });
+  const ctx = testModuleContext('ftpserver', log, dir, { storages, certs, ...opts.services });
   const h = await userHashes();
   const port = await freePort();
   const passive = passiveRange(opts.passiveSize);

@@ -126,7 +126,10 @@ describe('storage management API', () => {
     const key = (await call('POST', api, local('USB disk', folder))).body.storage.key as string;
     await fs.rm(folder, { recursive: true });
     const off = (await call('POST', `${api}/${key}/probe`)).body.storage;
-    expect(off).toMatchObject({ state: 'offline', reason: { code: 'unreachable', params: { detail: 'ENOENT' } } });
+    expect(off).toMatchObject({
+      state: 'offline',
+      reason: { code: 'unreachable', params: { detail: `ENOENT: ${folder}` } },
+    });
     expect(off.space).toBeUndefined();
     await fs.mkdir(folder);
     expect((await call('POST', `${api}/${key}/probe`)).body.storage.state).toBe('online');

@@ -183,7 +183,8 @@ function networkError(e: unknown, path: string): StorageError {
   // DEPTH_ZERO_SELF_SIGNED_CERT): the server is not reachable as configured.
   // Everything else on the way (a socket error, a parser error of a broken answer) is the server
   // not answering usably; the detail keeps the system's words.
-  const detail = code ? `${code}${err.message ? `: ${err.message}` : ''}` : (err?.message ?? String(e));
+  const message = err?.message ?? String(e);
+  const detail = code && !message.includes(code) ? `${code}: ${message}` : message;
   return new StorageError('unreachable', path, detail.slice(0, 300));
 }
 

@@ -99,8 +99,9 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
     this.bindState = undefined;
     const server = this.server;
     this.server = undefined;
-    // Closing the listener leaves the accepted sessions alone (they are the engine's).
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Stops accepting at once; the callback would wait for the accepted sessions, which are the
+    // engine's and stay (a reload) or are closed by stop().
+    server?.close();
   }
 
   async reload(next: FtpserverConfig, prev: FtpserverConfig): Promise<void> {
@@ -129,8 +130,8 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
   }
 
   async stop(): Promise<void> {
-    await this.closeListener();
     this.engine?.closeAll();
+    await this.closeListener();
     this.engine?.log(4, 'stopped', {});
     this.engine = undefined;
   }

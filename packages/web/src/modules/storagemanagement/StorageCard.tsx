@@ -97,7 +97,9 @@ export function StorageCard({ storage: s, onToggle, onProbe, onEdit, onDelete }:
         )}
       </div>
 
-      {live && <SpaceBar space={s.space} testId={`sm-storage-space-${key}`} />}
+      {(s.state === 'online' || s.state === 'checking') && (
+        <SpaceBar space={s.space} testId={`sm-storage-space-${key}`} />
+      )}
 
       {showReason && (
         <Typography.Text type="danger" data-testid={`sm-storage-reason-${key}`}>

@@ -102,12 +102,8 @@ export function StorageDialog({ open, storage, otherNames, onClose, onSaved }: S
         </Form.Item>
         <Form.Item name="kind" label={t('storagemanagement.kind')}>
           <Radio.Group optionType="button" buttonStyle="solid" data-testid="sm-dialog-kind">
-            <Radio.Button value="local" data-testid="sm-dialog-kind-local">
-              {t('storagemanagement.kind_local')}
-            </Radio.Button>
-            <Radio.Button value="webdav" data-testid="sm-dialog-kind-webdav">
-              {t('storagemanagement.kind_webdav')}
-            </Radio.Button>
+            <Radio.Button value="local">{t('storagemanagement.kind_local')}</Radio.Button>
+            <Radio.Button value="webdav">{t('storagemanagement.kind_webdav')}</Radio.Button>
           </Radio.Group>
         </Form.Item>
 

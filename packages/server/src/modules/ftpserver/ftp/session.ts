@@ -49,6 +49,7 @@ export class FtpSession {
   private queue: Buffer[] = [];
   private input: Buffer | undefined;
   private busy = false;
+  private pumping = false;
   private closed = false;
   private tokens: number;
   private tokensAt = Date.now();
@@ -147,6 +148,18 @@ export class FtpSession {
 
   /** Reads lines from the held input while the queue has room and the budget allows; resumes the socket when all is read. */
   private pump(): void {
+    // Lines run as they are read, and a command that finishes at once asks for more input: the
+    // reader must not be entered again while it is inside this chunk.
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      this.pumpInput();
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumpInput(): void {
     while (this.input && !this.closed) {
       if (!this.takeToken()) return;
       if (this.queue.length >= QUEUE_MAX) return;
@@ -349,6 +362,11 @@ export class FtpSession {
     };
   }
 
+  /** Command input held in memory now (an unfinished line and unread chunk): bounded by design. */
+  get bufferedBytes(): number {
+    return this.reader.pending + (this.input?.length ?? 0);
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
@@ -360,7 +378,8 @@ export class FtpSession {
     clearTimeout(this.loginTimer);
     clearTimeout(this.idleTimer);
     clearTimeout(this.throttleTimer);
-    this.transfer?.abort.abort();
+    const transfer = this.transfer;
+    transfer?.abort.abort();
     this.passive?.close();
     this.passive = undefined;
     this.input = undefined;
@@ -373,7 +392,10 @@ export class FtpSession {
       s.destroy();
       raw.destroy();
     }, 2000).unref();
-    this.onClose(this);
+    // A cut upload is still being kept (written out, renamed into place): the session counts as
+    // open until that is done, so its end means its files are settled.
+    if (transfer) void transfer.done.then(() => this.onClose(this));
+    else this.onClose(this);
   }
 }
 

@@ -141,7 +141,6 @@ async function withData(
     s.reply(reply.code, reply.text);
   } finally {
     if (s.transfer === state) s.transfer = undefined;
-    s.restOffset = 0;
     settle();
   }
 }
@@ -149,6 +148,15 @@ async function withData(
 function requireProtection(s: FtpSession): void {
   if (s.host.settings().tlsMode === 'required' && !s.protectedData)
     throw new FtpError(521, 'Data connections must be protected: send PBSZ 0 and PROT P');
+}
+
+/** REST applies to the next transfer command only, whatever becomes of it. */
+async function spendingRest(s: FtpSession, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } finally {
+    s.restOffset = 0;
+  }
 }
 
 async function retr(s: FtpSession, arg: string): Promise<void> {
@@ -170,8 +178,8 @@ async function store(s: FtpSession, arg: string, verb: 'STOR' | 'APPE' | 'STOU')
   requireProtection(s);
   let vpath: string;
   if (verb === 'STOU') {
-    const dir = s.fs.locateWritable(vpathOf(s, arg.trim() === '' ? '.' : arg), true);
-    vpath = `${dir.vpath}/ftp-${randomBytes(6).toString('hex')}`;
+    const dir = vpathOf(s, arg.trim() === '' ? '.' : arg);
+    vpath = `${dir === '/' ? '' : dir}/ftp-${randomBytes(6).toString('hex')}`;
   } else vpath = vpathOf(s, arg);
   const at = s.fs.locateWritable(vpath, true);
   const offset = verb === 'STOR' ? s.restOffset : 0;
@@ -183,6 +191,7 @@ async function store(s: FtpSession, arg: string, verb: 'STOR' | 'APPE' | 'STOU')
   }
   const sink = await guarded(at.storage.write(at.path, { mode, offset }), true);
   // Nothing arrived (no data connection): abandon the write, the old file stays as it was.
+  sink.on('error', () => {});
   const abandon = () => sink.destroy(new Error('no data connection'));
   await withData(s, verb, vpath, (data, signal) => pumpIn(data, sink, s, signal), {
     onFail: abandon,
@@ -287,10 +296,10 @@ export const TRANSFER_COMMANDS: Record<string, Command> = {
       s.reply(350, `Restarting at ${s.restOffset}; send RETR or STOR`);
     },
   },
-  RETR: { needsLogin: true, arg: 'required', run: (s, arg) => retr(s, arg) },
-  STOR: { needsLogin: true, arg: 'required', run: (s, arg) => store(s, arg, 'STOR') },
-  APPE: { needsLogin: true, arg: 'required', run: (s, arg) => store(s, arg, 'APPE') },
-  STOU: { needsLogin: true, run: (s, arg) => store(s, arg, 'STOU') },
+  RETR: { needsLogin: true, arg: 'required', run: (s, arg) => spendingRest(s, () => retr(s, arg)) },
+  STOR: { needsLogin: true, arg: 'required', run: (s, arg) => spendingRest(s, () => store(s, arg, 'STOR')) },
+  APPE: { needsLogin: true, arg: 'required', run: (s, arg) => spendingRest(s, () => store(s, arg, 'APPE')) },
+  STOU: { needsLogin: true, run: (s, arg) => spendingRest(s, () => store(s, arg, 'STOU')) },
   LIST: { needsLogin: true, run: (s, arg) => list(s, arg, 'LIST') },
   NLST: { needsLogin: true, run: (s, arg) => list(s, arg, 'NLST') },
   MLSD: { needsLogin: true, run: (s, arg) => list(s, arg, 'MLSD') },

@@ -36,8 +36,10 @@ export interface EngineLimits {
 
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   lineMax: 4096,
-  commandRate: 100,
-  commandBurst: 200,
+  // A mirror of many small files sends a handful of commands per file; a flood of cheap commands
+  // is slowed here (reading waits), never answered faster than this.
+  commandRate: 500,
+  commandBurst: 1000,
   maxLoginFailures: 3,
   failDelayMs: 1000,
   dataConnectMs: 30_000,

@@ -83,10 +83,16 @@ export class VirtualFs {
    * user's to remove or rename) and read-only places refuse (550, or 553 for stores).
    */
   locateWritable(vpath: string, store = false): Extract<Located, { kind: 'mount' }> {
-    const at = this.locate(vpath);
     const code = store ? 553 : 550;
+    // A top-level name is a mount or nothing: neither is the user's to create, remove or rename.
+    if (vpath.indexOf('/', 1) < 0) {
+      const name = vpath.slice(1).normalize('NFC');
+      if (this.mounts().some((m) => m.name.normalize('NFC') === name))
+        throw new FtpError(code, 'Permission denied: a mount cannot be changed itself');
+      throw new FtpError(code, 'Permission denied: the root holds the mounts only');
+    }
+    const at = this.locate(vpath);
     if (at.kind === 'root') throw new FtpError(code, 'Permission denied: the root holds the mounts only');
-    if (at.path === '/') throw new FtpError(code, 'Permission denied: a mount cannot be changed itself');
     if (!at.writable) throw new FtpError(code, 'Permission denied: read-only');
     return at;
   }
