@@ -157,6 +157,23 @@ describe('FTP server screen', () => {
     await waitFor(() => expect(bodiesOf('PUT', 'api/modules/ftpserver/enabled')).toEqual([{ enabled: true }]));
   });
 
+  it('says in Chinese who holds the port when switching on is refused', async () => {
+    serveBusy({ status: { enabled: false, listening: false, sessions: [], reasons: [{ code: 'moduleDisabled' }] } });
+    net.route('api/modules/ftpserver/enabled', {
+      status: 409,
+      body: {
+        ret: 1,
+        msg: 'TCP port 2121 is already used by portforward "nas"',
+        field: 'port',
+        code: 'portTaken',
+        params: { proto: 'tcp', port: 2121, module: 'portforward', item: 'nas' },
+      },
+    });
+    renderWithProviders(<FtpserverScreen />);
+    await userEvent.click(await screen.findByTestId('ftp-module-enable'));
+    expect(await screen.findByText('tcp 端口 2121 已被 portforward nas 占用')).toBeTruthy();
+  });
+
   it('says so in English, with a missing certificate beside the TLS mode', async () => {
     i18next.addResourceBundle('en_US', 'translation', enUS, true, true);
     await i18next.changeLanguage('en_US');

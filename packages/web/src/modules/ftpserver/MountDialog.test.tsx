@@ -68,6 +68,29 @@ describe('FTP mount dialog', () => {
     ]);
   });
 
+  it('shows the save’s refusal of a storage that is gone beside the storage picker', async () => {
+    storages([{ key: 'Sto00001', name: 'NAS disk' }]);
+    net.route('api/ftpserver/mounts', {
+      status: 400,
+      body: {
+        ret: 1,
+        msg: 'mounts.1.storage: storage management has no storage Sto00001',
+        field: 'mounts.1.storage',
+        code: 'storageNotFound',
+        params: { storage: 'Sto00001' },
+      },
+    });
+    const onSaved = vi.fn();
+    renderWithProviders(<MountDialog open otherNames={[]} onClose={() => {}} onSaved={onSaved} />);
+    await userEvent.type(await screen.findByTestId('ftp-mount-name'), 'disk');
+    const picker = screen.getByTestId('ftp-mount-storage');
+    await userEvent.click(within(picker).getByRole('combobox'));
+    await userEvent.click(await screen.findByTitle('NAS disk'));
+    await userEvent.click(screen.getByTestId('ftp-mount-save'));
+    expect(await within(itemOf(picker)).findByText('存储管理中没有存储 Sto00001')).toBeTruthy();
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
   it('without storages, says where to add one', async () => {
     storages([]);
     renderWithProviders(<MountDialog open otherNames={[]} onClose={() => {}} onSaved={() => {}} />);

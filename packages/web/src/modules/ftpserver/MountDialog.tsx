@@ -10,7 +10,7 @@ import { Link } from 'react-router';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { createMount, updateMount } from './api';
-import { checkMount, type MountFormValues, valuesToMount } from './mountForm';
+import { checkMount, type MountFormValues, mountFieldOf, valuesToMount } from './mountForm';
 import { type StorageChoice, useStorages } from './pickers';
 
 export interface MountDialogProps {
@@ -29,7 +29,7 @@ export function MountDialog({ open, mount, otherNames, onClose, onSaved }: Mount
   const [saving, setSaving] = useState(false);
   const layout = useDialogLayout(560);
   const storages = useStorages(open);
-  const errors = useFormErrors(form, { ns: 'ftpserver' });
+  const errors = useFormErrors(form, { ns: 'ftpserver', nameOf: mountFieldOf });
 
   /** One field through the same checks as a save. */
   const fieldRule = (field: keyof MountFormValues): Rule => ({

@@ -96,15 +96,16 @@ describe('FTP user dialog', () => {
     expect(sent()).toHaveLength(0);
   });
 
-  it('shows the server’s refusal beside the field it names', async () => {
+  it('shows the server’s refusal of the whole config beside the field it names', async () => {
+    // Another user called carol was added meanwhile: the config check names users.<n>.name.
     net.route('api/ftpserver/users', {
       status: 400,
       body: {
         ret: 1,
-        msg: 'name: a user name is 1-64 characters without spaces, colons, slashes or control characters',
-        field: 'name',
-        code: 'userNameInvalid',
-        params: {},
+        msg: 'users.1.name: another entry is called carol',
+        field: 'users.1.name',
+        code: 'nameTaken',
+        params: { name: 'carol' },
       },
     });
     const onSaved = vi.fn();
@@ -113,7 +114,7 @@ describe('FTP user dialog', () => {
     await userEvent.type(name, 'carol');
     await userEvent.type(screen.getByTestId('ftp-user-password'), 'pw');
     await userEvent.click(screen.getByTestId('ftp-user-save'));
-    expect(await within(itemOf(name)).findByText(/用户名为 1-64 个字符/)).toBeTruthy();
+    expect(await within(itemOf(name)).findByText('已有名为 carol 的条目')).toBeTruthy();
     expect(onSaved).not.toHaveBeenCalled();
   });
 });

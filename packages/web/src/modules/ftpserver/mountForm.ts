@@ -29,3 +29,12 @@ export function checkMount(input: FtpserverMountInput, otherNames: readonly stri
     return [{ field: 'name', code: 'nameTaken', params: { name } }];
   return [];
 }
+
+/**
+ * The dialog's item of a server path: the body's (`name`, `storage`) or the whole config's, which
+ * the save checks again (`mounts.2.storage` when storage management no longer has it).
+ */
+export function mountFieldOf(field: string): (string | number)[] | undefined {
+  const name = field.replace(/^mounts\.\d+\./, '');
+  return name === 'name' || name === 'storage' || name === 'enabled' ? [name] : undefined;
+}

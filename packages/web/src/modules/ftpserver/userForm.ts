@@ -72,9 +72,12 @@ export function checkUser(
   return [];
 }
 
-/** The dialog's item of a server path (`access.<mount>` is that mount's choice). */
+/**
+ * The dialog's item of a server path: the body's (`name`, `access.<mount>`) or the whole config's,
+ * which the save checks again (`users.3.name` when another user has the name).
+ */
 export function userFieldOf(field: string): (string | number)[] | undefined {
-  const [top, sub] = field.split('.');
+  const [top, sub] = field.replace(/^users\.\d+\./, '').split('.');
   if (top === 'access') return sub ? ['access', sub] : undefined;
   return top === 'name' || top === 'password' || top === 'enabled' ? [top] : undefined;
 }
