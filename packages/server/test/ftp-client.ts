@@ -159,7 +159,7 @@ export class FtpTestClient {
    * everything the data connection brings, then the final reply.
    */
   async fetch(
-    line: string,
+    line: string | Buffer,
     opts: { epsv?: boolean; ca?: string } = {},
   ): Promise<{ first: Reply; last?: Reply; data: Buffer }> {
     const p = await this.passive(opts);
@@ -180,7 +180,7 @@ export class FtpTestClient {
 
   /** STOR-like commands: PASV, connect, the command, `body` written, the data connection closed, the final reply. */
   async store(
-    line: string,
+    line: string | Buffer,
     body: Buffer | string,
     opts: { epsv?: boolean; ca?: string } = {},
   ): Promise<{ first: Reply; last?: Reply }> {

@@ -15,7 +15,11 @@ export function runTool(cmd: string, args: string[], opts: { timeoutMs?: number;
       args,
       { timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 << 20, encoding: 'utf8' },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : -1
+          : 0;
         resolve({ code, stdout, stderr });
       },
     );

@@ -84,7 +84,12 @@ describe('passive modes', () => {
     const r = await curl(alice(), '/files/hello.txt', ['-v', '--disable-epsv']);
     expect(r.stderr).toMatch(/< 227 Entering Passive Mode \(127,0,0,5,\d+,\d+\)/);
     expect(r.stdout).toBe('hello');
-    const l = await lftp(alice(), ['set ftp:prefer-epsv false', 'set ftp:ignore-pasv-address true', 'debug -t 9', 'cat files/hello.txt']);
+    const l = await lftp(alice(), [
+      'set ftp:prefer-epsv false',
+      'set ftp:ignore-pasv-address true',
+      'debug -t 9',
+      'cat files/hello.txt',
+    ]);
     expect(l.stderr, l.stderr).toMatch(/227 Entering Passive Mode \(127,0,0,5,/);
     expect(l.stdout).toBe('hello');
     await lab.reload((c) => {
@@ -150,7 +155,9 @@ describe('file verbs with real clients', () => {
     const m = await lftp(alice(), ['debug -t 9', `mirror -R ${local} files/mirrored`]);
     expect(m.code, m.stderr.slice(-800)).toBe(0);
     expect(m.stderr).toContain('---> MFMT 20190102030405');
-    expect((await fs.stat(path.join(lab.data, 'mirrored', 'old.txt'))).mtime.toISOString()).toBe('2019-01-02T03:04:05.000Z');
+    expect((await fs.stat(path.join(lab.data, 'mirrored', 'old.txt'))).mtime.toISOString()).toBe(
+      '2019-01-02T03:04:05.000Z',
+    );
   });
 
   it('makes, renames, deletes and removes with lftp', async () => {

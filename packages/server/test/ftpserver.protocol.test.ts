@@ -32,7 +32,19 @@ describe('greeting and login', () => {
     const c = await client();
     const feat = await c.cmd('FEAT');
     expect(feat.code).toBe(211);
-    for (const f of ['UTF8', 'MLST type*;size*;modify*;perm*;unique*;', 'SIZE', 'MDTM', 'MFMT', 'REST STREAM', 'EPSV', 'TVFS', 'AUTH TLS', 'PBSZ', 'PROT'])
+    for (const f of [
+      'UTF8',
+      'MLST type*;size*;modify*;perm*;unique*;',
+      'SIZE',
+      'MDTM',
+      'MFMT',
+      'REST STREAM',
+      'EPSV',
+      'TVFS',
+      'AUTH TLS',
+      'PBSZ',
+      'PROT',
+    ])
       expect(feat.lines).toContain(` ${f}`);
     expect((await c.cmd('SYST')).text).toBe('215 UNIX Type: L8');
     expect((await c.cmd('NOOP')).code).toBe(200);
@@ -131,7 +143,9 @@ describe('the virtual root and paths', () => {
     expect((await c.cmd('MFMT 2020 /files/t.bin')).code).toBe(501);
     const m = await c.cmd('MLST /files/t.bin');
     expect(m.code).toBe(250);
-    expect(m.lines[1]).toMatch(/^ type=file;size=1234;modify=20200102030405\.000;perm=adfrw;unique=[0-9a-f]{16}; \/files\/t\.bin$/);
+    expect(m.lines[1]).toMatch(
+      /^ type=file;size=1234;modify=20200102030405\.000;perm=adfrw;unique=[0-9a-f]{16}; \/files\/t\.bin$/,
+    );
     expect((await c.cmd('OPTS MLST type;size;')).text).toBe('200 MLST OPTS type;size;');
     expect((await c.cmd('MLST /files/t.bin')).lines[1]).toBe(' type=file;size=1234; /files/t.bin');
     const bob = await client('bob');
@@ -208,7 +222,9 @@ describe('transfers', () => {
     // Nothing is read from the data connection: the transfer stalls on back-pressure.
     data.pause();
     expect((await c.cmd('RETR /files/big.bin')).code).toBe(150);
-    await waitFor(() => lab.runtime.ftp?.sessions.size && [...(lab.runtime.ftp?.sessions ?? [])].some((s) => s.transfer));
+    await waitFor(
+      () => lab.runtime.ftp?.sessions.size && [...(lab.runtime.ftp?.sessions ?? [])].some((s) => s.transfer),
+    );
     c.sendRaw('ABOR\r\n');
     expect((await c.read()).code).toBe(426);
     expect((await c.read()).code).toBe(226);
@@ -406,9 +422,11 @@ describe('status', () => {
     const c = await client('alice');
     await c.store('STOR /files/count.bin', payload);
     expect((lab.runtime.ftp?.counters.bytesIn ?? 0) - before).toBe(payload.length);
-    expect(createHash('sha256').update(await fs.readFile(file('count.bin'))).digest('hex')).toBe(
-      createHash('sha256').update(payload).digest('hex'),
-    );
+    expect(
+      createHash('sha256')
+        .update(await fs.readFile(file('count.bin')))
+        .digest('hex'),
+    ).toBe(createHash('sha256').update(payload).digest('hex'));
     c.close();
   });
 });

@@ -62,8 +62,21 @@ it('resumes an interrupted 200 MB download byte-exact (curl cut, lftp get -c)', 
   await fs.copyFile(source, path.join(lab.data, 'big.bin'));
   const local = path.join(lab.dir, 'down.bin');
   // Slowed so the cut lands in the middle; the rate is not asserted on.
-  const first = spawnTool('curl', ['-sS', '--limit-rate', '40M', '--user', `alice:${USERS.alice}`, '-o', local, `ftp://127.0.0.1:${lab.port}/files/big.bin`]);
-  await waitFor(() => transferring()?.transfer?.bytes ?? 0, (n) => n >= 20 << 20, { timeout: 20_000, what: '20 MB sent' });
+  const first = spawnTool('curl', [
+    '-sS',
+    '--limit-rate',
+    '40M',
+    '--user',
+    `alice:${USERS.alice}`,
+    '-o',
+    local,
+    `ftp://127.0.0.1:${lab.port}/files/big.bin`,
+  ]);
+  await waitFor(
+    () => transferring()?.transfer?.bytes ?? 0,
+    (n) => n >= 20 << 20,
+    { timeout: 20_000, what: '20 MB sent' },
+  );
   first.child.kill('SIGKILL');
   await first.done;
   await waitFor(() => lab.runtime.ftp?.sessions.size === 0, { timeout: 10_000, what: 'the cut session to end' });
@@ -83,7 +96,11 @@ it('resumes an interrupted 200 MB download byte-exact (curl cut, lftp get -c)', 
 it('resumes an interrupted 200 MB upload byte-exact (curl cut, curl -C -)', async () => {
   const url = `ftp://127.0.0.1:${lab.port}/files/up.bin`;
   const first = spawnTool('curl', ['-sS', '--limit-rate', '40M', '--user', `alice:${USERS.alice}`, '-T', source, url]);
-  await waitFor(() => transferring()?.transfer?.bytes ?? 0, (n) => n >= 20 << 20, { timeout: 20_000, what: '20 MB received' });
+  await waitFor(
+    () => transferring()?.transfer?.bytes ?? 0,
+    (n) => n >= 20 << 20,
+    { timeout: 20_000, what: '20 MB received' },
+  );
   first.child.kill('SIGKILL');
   await first.done;
   // The cut upload is kept (what REST / APPE resume from); its session ends once it is in place.

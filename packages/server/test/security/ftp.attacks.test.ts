@@ -53,7 +53,12 @@ async function flood(port: number, count: number, localAddress: string) {
       });
     }),
   );
-  return { open: () => count - closed, end: () => sockets.forEach((s) => s.destroy()) };
+  return {
+    open: () => count - closed,
+    end: () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 async function served(port: number, localAddress: string): Promise<boolean> {
@@ -91,7 +96,11 @@ describe('connection floods', () => {
     const floods = [];
     for (const a of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']) floods.push(await flood(l.port, 8, a));
     try {
-      await waitFor(() => l.runtime.ftp?.sessions.size ?? 0, (n) => n <= 24, { what: 'the total cap' });
+      await waitFor(
+        () => l.runtime.ftp?.sessions.size ?? 0,
+        (n) => n <= 24,
+        { what: 'the total cap' },
+      );
       expect(await served(l.port, '127.0.0.9')).toBe(true);
       expect(l.runtime.ftp?.sessions.size ?? 0).toBeLessThanOrEqual(24);
     } finally {
