@@ -197,11 +197,28 @@ describe('remote WebDAV storage against Apache mod_dav', () => {
 describe('remote WebDAV storage against hostile servers', () => {
   let server: http.Server;
   let url: string;
-  let mode: 'huge' | 'broken' | 'silent' | 'entities' | 'wrongRoot' = 'huge';
+  let mode: 'huge' | 'broken' | 'silent' | 'entities' | 'wrongRoot' | 'nextcloud' = 'huge';
   const open: http.ServerResponse[] = [];
+  const proppatches: string[] = [];
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
+      if (mode === 'nextcloud') {
+        // Takes DAV:lastmodified only (as Nextcloud does); anything else is 403 in the propstat.
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => {
+          proppatches.push(body);
+          const ok = /<Z:lastmodified>\d+<\/Z:lastmodified>/.test(body) && body.includes('xmlns:Z="DAV:"');
+          res.writeHead(207, { 'content-type': 'application/xml' });
+          res.end(
+            `<D:multistatus xmlns:D="DAV:"><D:response><D:href>/f</D:href><D:propstat><D:prop>${ok ? '<D:lastmodified/>' : '<X:other xmlns:X="urn:x"/>'}</D:prop><D:status>HTTP/1.1 ${ok ? '200 OK' : '403 Forbidden'}</D:status></D:propstat></D:response></D:multistatus>`,
+          );
+        });
+        return;
+      }
       req.resume();
       if (mode === 'silent') {
         open.push(res);
@@ -289,6 +306,16 @@ describe('remote WebDAV storage against hostile servers', () => {
       timeoutMs: 300,
     });
     expect(await codeOf(s.probe())).toBe('unreachable');
+    await s.close();
+  });
+
+  it('sets a file time by the property the server takes, one PROPPATCH each, stopping at the first taken', async () => {
+    mode = 'nextcloud';
+    const s = createWebdavStorage({ key: 'n', url, user: '', password: '', tlsVerify: true, readOnly: false });
+    await s.setMtime('/f', Date.UTC(2021, 5, 1));
+    expect(proppatches).toHaveLength(2);
+    expect(proppatches[0]).toContain('Win32LastModifiedTime');
+    expect(proppatches[1]).toContain(`<Z:lastmodified>${Date.UTC(2021, 5, 1) / 1000}</Z:lastmodified>`);
     await s.close();
   });
 
