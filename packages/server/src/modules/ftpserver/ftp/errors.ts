@@ -39,7 +39,7 @@ export function storageReply(err: unknown, write = false): FtpError {
       return new FtpError(451, 'Storage unreachable; try again later');
     case 'failed':
       // A remote WebDAV storage cannot append or write at an offset (APPE, REST + STOR).
-      if (err.message.endsWith('(notSupported)'))
+      if (err.detail === 'notSupported')
         return new FtpError(504, 'Not supported by this storage (appending and resuming need a local folder)');
       return new FtpError(451, 'Local error in processing');
     default:
