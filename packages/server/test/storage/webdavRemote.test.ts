@@ -1,5 +1,5 @@
 // The remote WebDAV backend against Apache mod_dav (Debian apache2, started here on a loopback
-// port), and against small hostile servers for the bounds (huge, broken and silent answers).
+// port) and our own WebDAV engine, and against small hostile servers for the bounds (huge, broken and silent answers).
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,30 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Storage, StorageError, type StorageErrorCode } from '../../src/core/storage/types.js';
 import { createWebdavStorage, parseMultistatus } from '../../src/core/storage/webdavRemote.js';
 import { tempDir } from '../harness.js';
-import { type ApacheDav, chownTree, startApacheDav } from './apacheDav.js';
-
-let dir: string;
-let apache: ApacheDav;
-let st: Storage;
-
-beforeAll(async () => {
-  dir = await tempDir('lucky-davremote-');
-  apache = await startApacheDav(dir);
-  st = createWebdavStorage({
-    key: 'remote',
-    url: apache.url,
-    user: apache.user,
-    password: apache.password,
-    tlsVerify: true,
-    readOnly: false,
-  });
-}, 20_000);
-
-afterAll(async () => {
-  await st?.close();
-  await apache?.stop();
-  await fs.rm(dir, { recursive: true, force: true });
-});
+import { startDav } from '../webdav-engine-helpers.js';
+import { chownTree, startApacheDav } from './apacheDav.js';
 
 const text = async (s: Readable): Promise<string> => {
   const parts: Buffer[] = [];
@@ -53,7 +31,75 @@ const codeOf = async (p: Promise<unknown>): Promise<StorageErrorCode | string | 
 const put = async (s: Storage, p: string, ...data: (string | Buffer)[]) =>
   pipeline(Readable.from(data.map((d) => Buffer.from(d))), await s.write(p, { mode: 'replace' }));
 
-describe('remote WebDAV storage against Apache mod_dav', () => {
+/** A WebDAV server the remote backend is pointed at: where its files land, how to reach it. */
+interface Peer {
+  url: string;
+  user: string;
+  password: string;
+  root: string;
+  /** Whether it checks passwords (the bare engine has no users: the module's listener does that). */
+  checksPassword: boolean;
+  /** Hand files made behind the server's back to the user it runs as. */
+  chown?: (dir: string) => Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function apachePeer(): Promise<Peer> {
+  const dir = await tempDir('lucky-davremote-');
+  const apache = await startApacheDav(dir);
+  return {
+    url: apache.url,
+    user: apache.user,
+    password: apache.password,
+    root: apache.root,
+    checksPassword: true,
+    chown: async (d) => {
+      if (process.getuid?.() === 0) await chownTree(d, 'www-data');
+    },
+    stop: async () => {
+      await apache.stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Our own WebDAV engine (modules/webdav/dav) over a local storage: the remote backend and the server agree. */
+async function ownPeer(): Promise<Peer> {
+  const dav = await startDav({ prefix: '/dav', mounts: [{ name: 'files', storage: 'main' }] });
+  return {
+    url: `${dav.origin}/dav/files/`,
+    user: 'tester',
+    password: 'unused',
+    root: dav.roots.get('main') as string,
+    checksPassword: false,
+    stop: () => dav.close(),
+  };
+}
+
+describe.each([
+  ['Apache mod_dav', apachePeer],
+  ['our own WebDAV engine', ownPeer],
+] as const)('remote WebDAV storage against %s', (_name, startPeer) => {
+  let apache: Peer;
+  let st: Storage;
+
+  beforeAll(async () => {
+    apache = await startPeer();
+    st = createWebdavStorage({
+      key: 'remote',
+      url: apache.url,
+      user: apache.user,
+      password: apache.password,
+      tlsVerify: true,
+      readOnly: false,
+    });
+  }, 20_000);
+
+  afterAll(async () => {
+    await st?.close();
+    await apache?.stop();
+  });
+
   it('probes, and says why when it cannot', async () => {
     await st.probe();
     const wrong = createWebdavStorage({
@@ -64,7 +110,7 @@ describe('remote WebDAV storage against Apache mod_dav', () => {
       tlsVerify: true,
       readOnly: false,
     });
-    expect(await codeOf(wrong.probe())).toBe('denied');
+    expect(await codeOf(wrong.probe())).toBe(apache.checksPassword ? 'denied' : undefined);
     await wrong.close();
     const missing = createWebdavStorage({
       key: 'x',
@@ -174,7 +220,7 @@ describe('remote WebDAV storage against Apache mod_dav', () => {
   it('lists a folder written outside the storage too (names as the server encodes them)', async () => {
     await fs.mkdir(path.join(apache.root, 'outside-made'));
     await fs.writeFile(path.join(apache.root, 'outside-made', 'Cafe\u0301 (1).txt'), 'z');
-    if (process.getuid?.() === 0) await chownTree(path.join(apache.root, 'outside-made'), 'www-data');
+    await apache.chown?.(path.join(apache.root, 'outside-made'));
     const [e] = await st.list('/outside-made');
     expect(e).toMatchObject({ name: 'Cafe\u0301 (1).txt', path: '/outside-made/Caf\u00e9 (1).txt', size: 1 });
     expect(await text(await st.read(e.path))).toBe('z');
