@@ -76,56 +76,65 @@ export async function adminApi(base) {
 }
 
 /**
- * Why this build cannot run our rows, or undefined when it can: the shared schemas must describe
- * storages (storage management) and the listeners, mounts and users of WebDAV and FTP; the
- * scaffold's demo items do not.
+ * Why this build cannot run our WebDAV / FTP rows: `{ webdav, ftpserver }`, a reason each or
+ * undefined where it can. The shared schemas must describe storages (storage management) and the
+ * module's listener, mounts and users; the scaffold's demo items do not.
  */
 export async function unavailable() {
   const shared = path.join(ROOT, 'packages/shared/dist/index.js');
-  if (!existsSync(shared)) return 'packages/shared is not built';
+  if (!existsSync(shared)) return { webdav: 'packages/shared is not built', ftpserver: 'packages/shared is not built' };
   const s = await import(pathToFileURL(shared).href);
-  const keys = (schema) => Object.keys(schema?.shape ?? schema?.def?.in?.shape ?? schema?._def?.schema?.shape ?? {});
-  const missing = [];
-  const sm = keys(s.storagemanagementConfigSchema);
-  if (sm.length === 0 || (sm.includes('items') && !sm.includes('storages'))) missing.push('storagemanagement');
-  for (const [mod, schema] of [
-    ['webdav', s.webdavConfigSchema],
-    ['ftpserver', s.ftpserverConfigSchema],
-  ]) {
+  const keys = (schema) => Object.keys(schema?.shape ?? {});
+  const noStorages = !keys(s.storagemanagementConfigSchema).includes('storages');
+  const why = (mod, schema) => {
+    const missing = [...(noStorages ? ['storagemanagement'] : [])];
     const k = keys(schema);
     if (!k.includes('mounts') || !k.includes('users')) missing.push(mod);
-  }
-  return missing.length
-    ? `${missing.join(', ')}: no storages / mounts / users to configure in this build yet`
-    : undefined;
+    return missing.length
+      ? `${missing.join(', ')}: no storages / mounts / users to configure in this build yet`
+      : undefined;
+  };
+  return { webdav: why('webdav', s.webdavConfigSchema), ftpserver: why('ftpserver', s.ftpserverConfigSchema) };
 }
 
 /**
- * As an admin: a local storage over `root`, WebDAV on `davPort` and FTP on `ftpPort` (passive
- * ports `pasv`, no TLS, as pure-ftpd runs here), one mount called `mount` and one user with
- * read-write access to it in each, caps with room for `connections` from 127.0.0.1.
+ * As an admin: a local storage over `root`; WebDAV on `davPort` and FTP on `ftpPort` (passive
+ * ports `pasv`, no TLS, as pure-ftpd runs here), each only when given; one mount called `mount`
+ * and one user with read-write access to it in each, caps with room for `connections` from
+ * 127.0.0.1.
  */
 export async function configureLucky(api, { root, mount, user, pass, davPort, ftpPort, pasv, connections }) {
   const storage = await addLocalStorage(api, { name: mount, path: root });
   const caps = { maxConnections: connections, perAddressMaxConnections: connections };
-  await api('PUT', '/api/webdav/settings', { enabled: true, port: davPort, address: '127.0.0.1', ...caps });
-  await api('PUT', '/api/ftpserver/settings', {
-    enabled: true,
-    port: ftpPort,
-    address: '127.0.0.1',
-    passive: { portMin: pasv[0], portMax: pasv[1] },
-    tls: { mode: 'off' },
-    ...caps,
-  });
-  for (const mod of ['webdav', 'ftpserver']) {
+  const mods = [];
+  if (davPort !== undefined) {
+    await api('PUT', '/api/webdav/settings', { enabled: true, port: davPort, address: '127.0.0.1', ...caps });
+    mods.push('webdav');
+  }
+  if (ftpPort !== undefined) {
+    await api('PUT', '/api/ftpserver/settings', {
+      enabled: true,
+      port: ftpPort,
+      address: '127.0.0.1',
+      passive: { portMin: pasv[0], portMax: pasv[1] },
+      tls: { mode: 'off' },
+      ...caps,
+    });
+    mods.push('ftpserver');
+  }
+  for (const mod of mods) {
     const { mount: m } = await api('POST', `/api/${mod}/mounts`, { name: mount, storage });
     await api('POST', `/api/${mod}/users`, { name: user, password: pass, access: { [m.key]: 'rw' } });
   }
   // WebDAV says `state`, FTP `listening` (each module's status view).
-  const dav = (await api('GET', '/api/webdav/status')).status;
-  if (dav.state !== 'running') throw new Error(`webdav is ${dav.state}: ${JSON.stringify(dav.reason ?? {})}`);
-  const ftp = (await api('GET', '/api/ftpserver/status')).status;
-  if (!ftp.listening) throw new Error(`ftpserver is not listening: ${JSON.stringify(ftp.reasons ?? [])}`);
+  if (davPort !== undefined) {
+    const dav = (await api('GET', '/api/webdav/status')).status;
+    if (dav.state !== 'running') throw new Error(`webdav is ${dav.state}: ${JSON.stringify(dav.reason ?? {})}`);
+  }
+  if (ftpPort !== undefined) {
+    const ftp = (await api('GET', '/api/ftpserver/status')).status;
+    if (!ftp.listening) throw new Error(`ftpserver is not listening: ${JSON.stringify(ftp.reasons ?? [])}`);
+  }
 }
 
 /** A local folder in storage management; resolves with its key. */

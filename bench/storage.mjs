@@ -151,10 +151,11 @@ export async function benchStorage() {
     );
     for (const p of ['nginx', 'apache', 'rclone', 'pure-ftpd']) await waitListening(ports[p], 10_000);
 
-    // Ours, when this build can: configured through the admin API; else the reason, printed in its rows.
-    let ours = await unavailable();
+    // Ours, where this build can: configured through the admin API; else the reason per protocol
+    // (`ours.webdav`, `ours.ftpserver`), printed instead of its rows.
+    const ours = await unavailable();
     let idle;
-    if (!ours) {
+    if (!ours.webdav || !ours.ftpserver) {
       try {
         lucky = await startLucky(path.join(dir, 'lucky'));
         // Idle figures after 2 s without requests (start-up garbage collected or not, as users see it).
@@ -165,29 +166,31 @@ export async function benchStorage() {
           ...account,
           root: data,
           mount: MOUNT,
-          davPort: ports.luckyDav,
-          ftpPort: ports.luckyFtp,
+          davPort: ours.webdav ? undefined : ports.luckyDav,
+          ftpPort: ours.ftpserver ? undefined : ports.luckyFtp,
           pasv: pasv[1],
           connections: 2 * CONNECTIONS + 10,
         });
-        await waitListening(ports.luckyDav);
-        await waitListening(ports.luckyFtp);
+        if (!ours.webdav) await waitListening(ports.luckyDav);
+        if (!ours.ftpserver) await waitListening(ports.luckyFtp);
         await sleep(2000);
         idle = { fresh, configured: groupPssMb(lucky.pid) };
       } catch (err) {
-        ours = `set-up failed: ${err.message.split('\n')[0]}`;
+        const why = `set-up failed: ${err.message.split('\n')[0]}`;
+        ours.webdav ??= why;
+        ours.ftpserver ??= why;
         await lucky?.stop();
         lucky = undefined;
       }
     }
     const dav = [
-      ...(ours ? [] : [{ name: 'lucky', base: `http://${HOST}:${ports.luckyDav}`, pgid: lucky.pid }]),
+      ...(ours.webdav ? [] : [{ name: 'lucky', base: `http://${HOST}:${ports.luckyDav}`, pgid: lucky.pid }]),
       { name: 'nginx', base: `http://${HOST}:${ports.nginx}`, pgid: peers[0].child.pid },
       { name: 'apache', base: `http://${HOST}:${ports.apache}`, pgid: peers[1].child.pid },
       { name: 'rclone', base: `http://${HOST}:${ports.rclone}`, pgid: peers[2].child.pid },
     ];
     const ftp = [
-      ...(ours ? [] : [{ name: 'lucky', port: ports.luckyFtp, pgid: lucky.pid }]),
+      ...(ours.ftpserver ? [] : [{ name: 'lucky', port: ports.luckyFtp, pgid: lucky.pid }]),
       { name: 'pure-ftpd', port: ports['pure-ftpd'], pgid: peers[3].child.pid },
     ];
     const davNames = ['lucky', ...dav.filter((t) => t.name !== 'lucky').map((t) => t.name)];
@@ -255,21 +258,51 @@ export async function benchStorage() {
 
     // Rows: every value, then ours ÷ each peer (higher is better for all but ms and MB).
     const rows = [
-      { label: `WebDAV GET ${mib}`, unit: 'MiB/s', names: davNames, get: (n) => get(n), better: 'higher' },
-      { label: `WebDAV PUT ${mib}`, unit: 'MiB/s', names: davNames, get: (n) => putR(n), better: 'higher' },
+      {
+        label: `WebDAV GET ${mib}`,
+        unit: 'MiB/s',
+        names: davNames,
+        mod: 'webdav',
+        get: (n) => get(n),
+        better: 'higher',
+      },
+      {
+        label: `WebDAV PUT ${mib}`,
+        unit: 'MiB/s',
+        names: davNames,
+        mod: 'webdav',
+        get: (n) => putR(n),
+        better: 'higher',
+      },
       {
         label: `PROPFIND Depth 1, ${ENTRIES} entries`,
         unit: 'ms',
         names: davNames,
+        mod: 'webdav',
         get: (n) => pf(n, (x) => x.ms),
         better: 'lower',
       },
-      { label: `FTP RETR ${mib}`, unit: 'MiB/s', names: ftpNames, get: (n) => retr(n), better: 'higher' },
-      { label: `FTP STOR ${mib}`, unit: 'MiB/s', names: ftpNames, get: (n) => stor(n), better: 'higher' },
+      {
+        label: `FTP RETR ${mib}`,
+        unit: 'MiB/s',
+        names: ftpNames,
+        mod: 'ftpserver',
+        get: (n) => retr(n),
+        better: 'higher',
+      },
+      {
+        label: `FTP STOR ${mib}`,
+        unit: 'MiB/s',
+        names: ftpNames,
+        mod: 'ftpserver',
+        get: (n) => stor(n),
+        better: 'higher',
+      },
       {
         label: `PSS per ${CONNECTIONS} open WebDAV connections`,
         unit: 'MB',
         names: davNames,
+        mod: 'webdav',
         get: (n) => davMem[n],
         better: 'lower',
       },
@@ -277,6 +310,7 @@ export async function benchStorage() {
         label: `PSS per ${CONNECTIONS} logged-in FTP sessions`,
         unit: 'MB',
         names: ftpNames,
+        mod: 'ftpserver',
         get: (n) => ftpMem[n],
         better: 'lower',
       },
@@ -284,10 +318,10 @@ export async function benchStorage() {
     const behind = [];
     for (const row of rows) {
       for (const n of row.names) {
-        if (n === 'lucky' && ours) continue;
+        if (n === 'lucky' && ours[row.mod]) continue;
         results.push({ name: `${row.label}: ${n}`, value: row.get(n) ?? Number.NaN, unit: row.unit });
       }
-      const mine = ours ? undefined : row.get('lucky');
+      const mine = ours[row.mod] ? undefined : row.get('lucky');
       for (const n of row.names.filter((x) => x !== 'lucky')) {
         const theirs = row.get(n);
         if (mine === undefined || theirs === undefined) continue;
@@ -308,19 +342,24 @@ export async function benchStorage() {
     if (idle) {
       results.push({ name: 'console idle, new config: WebDAV and FTP off (PSS)', value: idle.fresh, unit: 'MB' });
       results.push({
-        name: 'console idle, storage + WebDAV + FTP configured and listening (PSS)',
+        name: `console idle, storage + ${['webdav', 'ftpserver'].filter((m) => !ours[m]).join(' + ')} configured and listening (PSS)`,
         value: idle.configured,
         unit: 'MB',
       });
       results.push({ name: 'console after the storage bench (PSS)', value: groupPssMb(lucky.pid), unit: 'MB' });
-    } else {
-      // One row says why ours has no numbers (run.mjs prints it as n/a, never as a value).
-      results.push({ name: `storage bench, lucky's rows: not available (${ours})`, value: Number.NaN, unit: '' });
     }
+    // One row per protocol says why ours has no numbers (run.mjs prints it as n/a, never as a value).
+    for (const [mod, why] of Object.entries(ours))
+      if (why)
+        results.push({
+          name: `storage bench, lucky's ${mod} rows: not available (${why})`,
+          value: Number.NaN,
+          unit: '',
+        });
     printTable(table, ours);
-    if (ours) console.log(`lucky: not available: ${ours}`);
-    else if (behind.length) console.log(`where lucky is behind:\n  ${behind.join('\n  ')}`);
-    else console.log('lucky is behind in no row');
+    for (const [mod, why] of Object.entries(ours)) if (why) console.log(`lucky ${mod}: not available: ${why}`);
+    if (behind.length) console.log(`where lucky is behind:\n  ${behind.join('\n  ')}`);
+    else if (!ours.webdav || !ours.ftpserver) console.log('lucky is behind in no row');
     console.log(
       `storage: ${ROUNDS} interleaved rounds after a warm-up; curl for transfers, PROPFIND ${PROPFIND_SECONDS} s ` +
         "per server and round on one keep-alive connection; PSS summed over each server's processes\n",
@@ -347,7 +386,11 @@ function printTable(rows, ours) {
     const names = group[0].names;
     const lines = [['workload', 'unit', ...names]];
     for (const row of group)
-      lines.push([row.label, row.unit, ...names.map((n) => (n === 'lucky' && ours ? 'n/a' : fmt(row.get(n))))]);
+      lines.push([
+        row.label,
+        row.unit,
+        ...names.map((n) => (n === 'lucky' && ours[row.mod] ? 'n/a' : fmt(row.get(n)))),
+      ]);
     const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
     console.log('');
     for (const l of lines)
