@@ -37,6 +37,11 @@ export interface ListenerOptions {
   h2c: boolean;
   /** Peers whose connections start with a PROXY protocol header (addresses / CIDRs; empty: none). */
   proxyProtocolFrom: readonly string[];
+  /**
+   * The name whose certificate answers a client that sends no server name (an IP address typed
+   * in); unset: the store's default certificate (the WebDAV server lets its owner pick one).
+   */
+  defaultServerName?: string;
 }
 
 /** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
@@ -153,7 +158,7 @@ export class HttpListener {
    * set to the store's default certificate, following additions and renewals.
    */
   private refreshDefaultCertificate(): void {
-    const fallback = this.certs?.pick(undefined);
+    const fallback = this.certs?.pick(this.opts.defaultServerName || undefined);
     const id = fallback ? `${fallback.parsed.fingerprint}:${this.opts.minTlsVersion ?? ''}` : undefined;
     if (!fallback || id === this.defaultCertId) return;
     this.secure.setSecureContext({
@@ -287,6 +292,7 @@ function sameOptions(a: ListenerOptions, b: ListenerOptions): boolean {
     a.minTlsVersion === b.minTlsVersion &&
     a.http2 === b.http2 &&
     a.h2c === b.h2c &&
+    (a.defaultServerName ?? '') === (b.defaultServerName ?? '') &&
     a.proxyProtocolFrom.join(',') === b.proxyProtocolFrom.join(',')
   );
 }
