@@ -73,7 +73,8 @@ async function resolve(dir: string, segments: string[]): Promise<Omit<FileEntry,
   };
 }
 
-function contentTypeOf(file: string): string {
+/** The Content-Type served for a file name (by its extension; text types with their charset). */
+export function contentTypeOf(file: string): string {
   const type = mime.lookup(file) || 'application/octet-stream';
   const charset = mime.charset(type);
   return charset ? `${type}; charset=${charset.toLowerCase()}` : type;

@@ -6,15 +6,18 @@ import type { ServeRequest, ServeResponse } from './request.js';
 /** Read size for files streamed from disk: large reads keep big downloads near disk speed. */
 const STREAM_CHUNK = 512 * 1024;
 
-/** `If-None-Match` against our (weak) ETag: weak comparison, `*` matches. */
-function etagMatches(header: string, etag: string): boolean {
+/** What validators are computed from (a cached file here; a storage entry for WebDAV). */
+export type Validated = Pick<FileEntry, 'etag' | 'mtimeMs'>;
+
+/** `If-None-Match` against an ETag: weak comparison, `*` matches. */
+export function etagMatches(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
 /** 304 per RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since. */
-function notModified(req: ServeRequest, e: FileEntry): boolean {
+export function notModified(req: ServeRequest, e: Validated): boolean {
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string') return etagMatches(inm, e.etag);
   const ims = req.headers['if-modified-since'];
@@ -47,11 +50,15 @@ export function parseRange(header: string, size: number): [number, number] | 'un
   return [start, end];
 }
 
-/** `If-Range`: the range applies only while the file is still the one the client has part of. */
-function rangeStillValid(req: ServeRequest, e: FileEntry): boolean {
+/**
+ * `If-Range`: the range applies only while the file is still the one the client has part of.
+ * An entity tag matches only strongly (RFC 9110 §13.1.5), so a weak one never does.
+ */
+export function rangeStillValid(req: ServeRequest, e: Validated): boolean {
   const ifRange = req.headers['if-range'];
   if (typeof ifRange !== 'string') return true;
-  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return false; // weak tags never match here
+  if (ifRange.startsWith('W/')) return false;
+  if (ifRange.startsWith('"')) return !e.etag.startsWith('W/') && ifRange === e.etag;
   const date = Date.parse(ifRange);
   return !Number.isNaN(date) && Math.floor(e.mtimeMs / 1000) * 1000 <= date;
 }
