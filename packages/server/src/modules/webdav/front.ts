@@ -2,8 +2,10 @@
 // the client a trusted proxy names), the address rules, Basic auth through the module's password
 // checker (ctx.auth: throttle per address, the fair scrypt gate, the verified-password cache),
 // then the engine with the user's access per mount. Write-ish requests and refusals are logged.
+
+import { createHash } from 'node:crypto';
 import type { WebdavConfig, WebdavLogLine, WebdavMount, WebdavRefusal, WebdavUser } from '@lucky/shared';
-import type { ServiceAuth } from '../../core/auth/serviceAuth.js';
+import type { ServiceAuth, ServiceAuthResult } from '../../core/auth/serviceAuth.js';
 import { sendPage } from '../../core/serve/pages.js';
 import type { ServeRequest, ServeResponse } from '../../core/serve/request.js';
 import type { AddressRules } from './addressRules.js';
@@ -23,6 +25,8 @@ export interface FrontState {
 
 export interface FrontHooks {
   state(): FrontState;
+  /** A request body that brings no byte for this long is cut (a PUT that never ends). */
+  bodyIdleMs: number;
   auth: ServiceAuth;
   /** A coded log line (level 2 error … 5 debug). */
   log(level: 2 | 3 | 4 | 5, code: WebdavLogLine, params: Record<string, unknown>): void;
@@ -50,11 +54,76 @@ function logPath(url: string | undefined): string {
   return path.length > 512 ? `${path.slice(0, 512)}…` : path;
 }
 
+/** An HTTP/1 request whose body is still arriving: its connection's bytes, last seen moving at `at`. */
+interface Incoming {
+  req: ServeRequest & { complete: boolean };
+  res: ServeResponse;
+  client: string;
+  bytes: number;
+  at: number;
+}
+
 export class Front {
   /** Requests answered (any outcome), for the status figures. */
   requests = 0;
+  private readonly incoming = new Set<Incoming>();
+  /** Checks under way by (client, user, password) digest: a burst of requests shares one. */
+  private readonly checking = new Map<string, Promise<ServiceAuthResult>>();
+  private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly hooks: FrontHooks) {}
+
+  /** Stop watching bodies (the runtime stops). */
+  close(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    this.incoming.clear();
+  }
+
+  /**
+   * Watch an HTTP/1 request's body until it is whole: a body whose connection brings no byte for
+   * `bodyIdleMs` is cut, so a PUT that trickles to a halt does not hold its connection and its
+   * half-written upload until the toolkit's whole-request deadline. HTTP/2 streams have the h2
+   * engine's own limits (flow-control windows, the stream's request deadline).
+   */
+  private watchBody(req: ServeRequest, res: ServeResponse, client: string): void {
+    if (!('complete' in req) || req.complete) return;
+    const entry: Incoming = {
+      req: req as Incoming['req'],
+      res,
+      client,
+      bytes: req.socket.bytesRead,
+      at: Date.now(),
+    };
+    this.incoming.add(entry);
+    res.once('close', () => this.incoming.delete(entry));
+    this.sweeper ??= setInterval(() => this.sweep(), Math.max(100, Math.min(5000, this.hooks.bodyIdleMs / 4)));
+    this.sweeper.unref?.();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const e of this.incoming) {
+      if (e.req.complete) {
+        this.incoming.delete(e);
+        continue;
+      }
+      const bytes = e.req.socket.bytesRead;
+      if (bytes !== e.bytes) {
+        e.bytes = bytes;
+        e.at = now;
+      } else if (now - e.at >= this.hooks.bodyIdleMs) {
+        this.incoming.delete(e);
+        const seconds = Math.round(this.hooks.bodyIdleMs / 1000);
+        this.hooks.log(3, 'bodyStalled', { client: e.client, method: e.req.method, path: logPath(e.req.url), seconds });
+        e.res.destroy();
+      }
+    }
+    if (this.incoming.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
 
   readonly handle = (req: ServeRequest, res: ServeResponse): void => {
     this.requests++;
@@ -85,9 +154,7 @@ export class Front {
     }
     const { user, password } = credentials;
     const found = state.users.get(foldName(user));
-    // A user without a stored hash is checked against the dummy hash: the time does not tell.
-    this.hooks.auth
-      .check(client, found?.name ?? user, password, () => found?.password || undefined)
+    this.check(client, found?.name ?? user, password, found)
       .then((result) => {
         if (result.ok && found) {
           this.serve(req, res, state, client, userAccess(state, found));
@@ -112,12 +179,32 @@ export class Front {
       });
   };
 
+  /**
+   * One password check for a burst of requests with the same credentials from one client: a
+   * client that opens its connections at once (Windows, rclone's transfers and checkers) sends
+   * them before the first check has put the password in the cache, and the throttle would answer
+   * the third one `busy`. A guessing client's different passwords are checked (and counted) each.
+   */
+  private check(client: string, user: string, password: string, found: WebdavUser | undefined) {
+    const id = createHash('sha256').update(`${client}\0${user}\0${password}`).digest('base64');
+    let pending = this.checking.get(id);
+    if (!pending) {
+      // A user without a stored hash is checked against the dummy hash: the time does not tell.
+      pending = this.hooks.auth
+        .check(client, user, password, () => found?.password || undefined)
+        .finally(() => this.checking.delete(id));
+      this.checking.set(id, pending);
+    }
+    return pending;
+  }
+
   private challenge(res: ServeResponse, head: boolean): void {
     sendPage(res, 401, '', { 'www-authenticate': CHALLENGE }, head);
   }
 
   private serve(req: ServeRequest, res: ServeResponse, state: FrontState, client: string, who: DavAccess): void {
     const method = req.method ?? '';
+    this.watchBody(req, res, client);
     if (LOGGED_METHODS.has(method)) {
       const path = logPath(req.url);
       const length = Number(req.headers['content-length'] ?? 0) || 0;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   type CodedText,
   WEBDAV_REFUSAL_LOG,
@@ -23,6 +24,13 @@ const SAMPLE_MS = 1000;
 const LOG_CAPACITY = 2000;
 /** A refused address is logged once a minute at most, however often it knocks. */
 const REFUSAL_LOG_MS = 60_000;
+/** A request body that brings no byte for this long is cut. */
+const BODY_IDLE_MS = 60_000;
+
+/** What tests may shorten. */
+export interface WebdavRuntimeOptions {
+  bodyIdleMs?: number;
+}
 
 /**
  * The WebDAV server: one listener (HTTP, or HTTPS with h2 by ALPN) on the configured address and
@@ -42,14 +50,19 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
   private loggedReason?: string;
   private meter = new TrafficMeter();
   private sampler?: NodeJS.Timeout;
-  private readonly locks = new LockManager();
+  private readonly locks: LockManager;
   private engineFor?: { prefix: string; handler: DavHandler };
   private readonly front: Front;
   readonly log: RuleLog;
   private readonly guard: GatedGuard;
   private readonly refusalsLogged = new Map<string, number>();
 
-  constructor(private readonly ctx: ModuleContext) {
+  constructor(
+    private readonly ctx: ModuleContext,
+    opts: WebdavRuntimeOptions = {},
+  ) {
+    // Dead properties (PROPPATCH) outlive a restart in one small JSON file per storage.
+    this.locks = new LockManager({ propsDir: path.join(ctx.configDir, 'webdav', 'props') });
     this.log = new RuleLog({ level: 4, capacity: LOG_CAPACITY, toConsole: false }, ctx.log);
     this.guard = new GatedGuard(
       () => {
@@ -67,6 +80,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
     );
     this.front = new Front({
       state: () => this.state,
+      bodyIdleMs: opts.bodyIdleMs ?? BODY_IDLE_MS,
       auth: ctx.auth,
       log: (level, code, params) => this.line(level, code, params),
       refused: (ip, why) => this.refused(ip, why),
@@ -86,6 +100,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
   async stop(): Promise<void> {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = undefined;
+    this.front.close();
     await this.closeListener();
     this.line(4, 'stopped', {});
   }
