@@ -119,6 +119,7 @@ export class ModuleSupervisor implements ActionHost {
       config: () => this.configOf(key),
       saveConfig: (next) => this.saveConfig(key, next),
       runtime: () => slot.runtime,
+      storages: this.services.storages,
     });
   }
 

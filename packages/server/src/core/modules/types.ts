@@ -123,4 +123,9 @@ export interface ModuleApi<C> {
   /** Validate → apply → save; refusals are thrown as API failures naming the field. */
   saveConfig(next: C): Promise<void>;
   runtime(): ModuleRuntime<C> | undefined;
+  /**
+   * The storages and who mounts them: storage management's routes name the users of an entry
+   * (and refuse its removal) while the module is off too, when there is no runtime to ask.
+   */
+  storages: StorageService;
 }

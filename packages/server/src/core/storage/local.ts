@@ -151,6 +151,8 @@ class LocalStorage implements Storage {
     try {
       return await fsp.realpath(this.root);
     } catch (e) {
+      // The errno alone: a service may pass the detail on to its client, who has no business
+      // knowing where the folder lives. probe() (for the admin) names the folder.
       throw new StorageError('unreachable', '/', errnoOf(e) ?? String(e));
     }
   }
@@ -587,14 +589,19 @@ class LocalStorage implements Storage {
   }
 
   async probe(): Promise<void> {
-    const rootReal = await this.rootReal();
+    let rootReal: string;
+    try {
+      rootReal = await fsp.realpath(this.root);
+    } catch (e) {
+      throw new StorageError('unreachable', '/', `${errnoOf(e) ?? String(e)}: ${this.root}`);
+    }
     try {
       const st = await fsp.stat(rootReal);
-      if (!st.isDirectory()) throw new StorageError('unreachable', '/', 'ENOTDIR');
+      if (!st.isDirectory()) throw new StorageError('unreachable', '/', `ENOTDIR: ${this.root}`);
       await fsp.access(rootReal, constants.R_OK | constants.X_OK | (this.readOnly ? 0 : constants.W_OK));
     } catch (e) {
       if (e instanceof StorageError) throw e;
-      throw new StorageError('unreachable', '/', errnoOf(e) ?? String(e));
+      throw new StorageError('unreachable', '/', `${errnoOf(e) ?? String(e)}: ${this.root}`);
     }
   }
 

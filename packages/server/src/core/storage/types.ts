@@ -117,7 +117,8 @@ export class StorageError extends Error {
   constructor(
     readonly code: StorageErrorCode,
     readonly path: string,
-    detail?: string,
+    /** The system's or the server's own words (errno code, HTTP status …), for logs and the UI's detail. */
+    readonly detail?: string,
   ) {
     super(`${code}: ${path}${detail ? ` (${detail})` : ''}`);
     this.name = 'StorageError';

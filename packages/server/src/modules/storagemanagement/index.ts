@@ -8,7 +8,11 @@ import type { ModuleDefinition } from '../../core/modules/types.js';
 import { registerStoragemanagementRoutes } from './routes.js';
 import { StoragemanagementRuntime } from './runtime.js';
 
-/** Storagemanagement: a list of items (scaffolded by `npm run new-module`; see docs/adding-a-module.md). */
+/**
+ * Storage management: the storages (local folders, remote WebDAV servers) the file services
+ * mount, opened and published to every module as ctx.storages. It starts before the file
+ * services (THE list's order) so their first sessions find the storages there.
+ */
 export const storagemanagementModule: ModuleDefinition<StoragemanagementConfig> = {
   key: 'storagemanagement',
   configSchema: storagemanagementConfigSchema,
@@ -16,10 +20,18 @@ export const storagemanagementModule: ModuleDefinition<StoragemanagementConfig> 
   secrets: STORAGEMANAGEMENT_SECRETS,
   sample: () => ({
     enabled: true,
-    items: [{ key: 'Sample1', name: 'sample', enabled: true, host: 'nas.lan', secret: 'sample-secret' }],
+    storages: [
+      {
+        key: 'Sample1',
+        name: 'nas',
+        enabled: true,
+        kind: 'webdav',
+        readOnly: false,
+        local: { path: '' },
+        webdav: { url: 'https://nas.lan/dav/', user: 'me', password: 'sample-secret', tlsVerify: true },
+      },
+    ],
   }),
-  // A module with listeners names their ports here (the port registry refuses clashes):
-  // ports: (config) => config.items.map((i) => ({ proto: 'tcp', port: i.port, owner: { module: 'storagemanagement', item: i.name } })),
   createRuntime: (ctx) => new StoragemanagementRuntime(ctx),
   routes: registerStoragemanagementRoutes,
 };
