@@ -45,6 +45,18 @@ export function resourceOf(x: Exchange, place: Place): Resource {
   return { mount, access, storage, path: place.path };
 }
 
+/**
+ * Creating something at a mount's own name (MKCOL, PUT, LOCK of `/dav/<name>`): a mount the user
+ * sees exists already (405); any other name would be a new mount, which the root collection does
+ * not take (403, whether or not a mount the user cannot see has that name).
+ */
+export function refuseAtMountRoot(x: Exchange): void {
+  const place = x.place;
+  if (place.kind !== 'mount' || place.path !== '/') return;
+  const visible = x.who.access(place.mount) && x.opts.mounts().some((m) => m.name === place.mount);
+  throw new DavError(visible ? 405 : 403);
+}
+
 /** A place named in a header (Destination, If tags), resolved as the request target is. */
 export function placeOfUrl(x: Exchange, url: string): Place {
   return placeOf(x.opts.prefix, url);

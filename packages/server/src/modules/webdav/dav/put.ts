@@ -7,13 +7,13 @@ import { type StorageEntry, StorageError } from '../../../core/storage/types.js'
 import { bodyStream, ClientGone, quiet } from './body.js';
 import { httpPreconditions, mayChange } from './conditions.js';
 import { DavError, davErrorOf, isNotFound } from './errors.js';
-import { type Exchange, mustWrite, resourceOf, sendStatus } from './exchange.js';
+import { type Exchange, mustWrite, refuseAtMountRoot, resourceOf, sendStatus } from './exchange.js';
 
 export async function put(x: Exchange): Promise<void> {
   if (x.place.kind !== 'mount') throw new DavError(x.place.kind === 'outside' ? 404 : 403);
+  refuseAtMountRoot(x);
   const r = resourceOf(x, x.place);
   mustWrite(r);
-  if (r.path === '/') throw new DavError(405);
   // No partial PUT (RFC 9110 §14.5): refused as nginx's dav module does, not written whole.
   if (x.req.headers['content-range'] !== undefined) throw new DavError(501);
   let entry: StorageEntry | undefined;

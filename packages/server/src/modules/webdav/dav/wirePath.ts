@@ -2,47 +2,8 @@
 // prefix, above it (Windows probes the server's root), the prefix itself (the read-only root
 // listing the mounts), or a path inside one mount's storage. Decoding and the path rules are
 // core/storage/paths.ts's; `.` / `..` are refused, never resolved, so a wire path cannot climb.
-import { StorageError } from '../../../core/storage/types.js';
+import { decodeUrlPath, isWithin } from '../../../core/storage/paths.js';
 import { DavError } from './errors.js';
-
-/**
- * Stand-in for core/storage/paths.ts `decodeUrlPath` (branch `storage`) until it is merged:
- * percent-decodes as UTF-8 and applies the same refusals, answering the canonical path.
- */
-export function decodeUrlPath(raw: string): string {
-  const bad = () => new StorageError('badPath', raw);
-  const out: string[] = [];
-  for (const seg of raw.split('/')) {
-    if (seg === '') continue;
-    if (/%(2f|5c|00)/i.test(seg)) throw bad();
-    let name: string;
-    if (seg.includes('%')) {
-      const bytes: number[] = [];
-      for (let i = 0; i < seg.length; i++) {
-        const c = seg.charCodeAt(i);
-        if (c === 0x25) {
-          const hex = seg.slice(i + 1, i + 3);
-          if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw bad();
-          bytes.push(Number.parseInt(hex, 16));
-          i += 2;
-        } else if (c < 0x80) bytes.push(c);
-        else for (const b of Buffer.from(seg[i], 'utf8')) bytes.push(b);
-      }
-      try {
-        name = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
-      } catch {
-        throw bad();
-      }
-    } else name = seg;
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    if (name === '.' || name === '..' || /[\u0000-\u001f\u007f\\/]/.test(name)) throw bad();
-    if (Buffer.byteLength(name) > 255) throw bad();
-    out.push(name.normalize('NFC'));
-  }
-  const path = `/${out.join('/')}`;
-  if (path.length > 4096) throw bad();
-  return path;
-}
 
 /** Where a decoded path lands under the service's prefix. */
 export type Place =
@@ -135,9 +96,7 @@ export function lastSegment(path: string): string {
 }
 
 /** Is `path` `base` or below it (canonical paths)? */
-export function within(base: string, path: string): boolean {
-  return base === '/' || path === base || path.startsWith(`${base}/`);
-}
+export const within = isWithin;
 
 /** `base` joined with a name. */
 export function childPath(base: string, name: string): string {
