@@ -12,7 +12,7 @@ import { WebdavRuntime } from './runtime.js';
 /** The storage keys storage management has (on or off): a mount may name only these. */
 function storageKeys(configOf: (key: 'storagemanagement') => unknown): Set<string> {
   const sm = configOf('storagemanagement') as StoragemanagementConfig | undefined;
-  return new Set((sm?.items ?? []).map((s) => s.key));
+  return new Set((sm?.storages ?? []).map((s) => s.key));
 }
 
 /** WebDAV server: storages of storage management published to the users over HTTP(S). */

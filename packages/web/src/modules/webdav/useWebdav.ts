@@ -1,5 +1,6 @@
 // Server state of the screen: status (polled), settings, mounts, users, the storages and
 // certificates the pickers offer, and the actions that change them, each refreshing what it changed.
+import type { StoragemanagementListResponse } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useMemo } from 'react';
@@ -45,11 +46,8 @@ export const useStorages = () =>
   useQuery({
     queryKey: webdavKeys.storages,
     queryFn: async ({ signal }): Promise<StorageChoice[]> => {
-      const r = await get<{ ret: number; list?: { key: string; name: string }[] }>('api/storagemanagement/items', {
-        signal,
-        silent: true,
-      });
-      return (r.list ?? []).map(({ key, name }) => ({ key, name }));
+      const r = await get<StoragemanagementListResponse>('api/storagemanagement/storages', { signal, silent: true });
+      return r.list.map(({ key, name }) => ({ key, name }));
     },
   });
 
