@@ -15,6 +15,7 @@ import { createLocalStorage } from '../src/core/storage/local.js';
 import { StorageRegistry } from '../src/core/storage/registry.js';
 import type { Storage, StorageInfo } from '../src/core/storage/types.js';
 import { WebdavRuntime, type WebdavRuntimeOptions } from '../src/modules/webdav/runtime.js';
+import { startTestServer, type TestServer } from './harness.js';
 import { testModuleContext } from './module-context.js';
 import { freePort } from './portforward-helpers.js';
 
@@ -174,4 +175,46 @@ export async function startDavRuntime(o: DavRuntimeOptions): Promise<DavRuntime>
     },
   };
   return handle;
+}
+
+// ---- a real console: storage management's storages, the module configured through its API ----
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field in the tests
+type Json = any;
+
+export interface DavConsole {
+  s: TestServer;
+  /** The WebDAV port (the module listens on 127.0.0.1 there). */
+  port: number;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  /** Adds a local folder in storage management; its key. */
+  addStorage(name: string, dir: string, readOnly?: boolean): Promise<string>;
+  addMount(mount: Record<string, unknown>): Promise<string>;
+  addUser(user: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A console with the WebDAV module switched on at a free loopback port and nothing else set. */
+export async function startDavConsole(settings: Record<string, unknown> = {}): Promise<DavConsole> {
+  const s = await startTestServer();
+  const token = await s.login();
+  const call: DavConsole['call'] = (method, p, body) => s.call(method, p, { token, body });
+  const ok = async (method: string, p: string, body?: unknown) => {
+    const r = await call(method, p, body);
+    if (r.body?.ret !== 0) throw new Error(`${method} ${p}: ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const port = await freePort();
+  await ok('PUT', '/api/webdav/settings', { enabled: true, port, address: '127.0.0.1', ...settings });
+  return {
+    s,
+    port,
+    call,
+    addStorage: async (name, dir, readOnly = false) =>
+      (await ok('POST', '/api/storagemanagement/storages', { name, kind: 'local', readOnly, local: { path: dir } }))
+        .storage.key,
+    addMount: async (mount) => (await ok('POST', '/api/webdav/mounts', mount)).mount.key,
+    addUser: async (user) => (await ok('POST', '/api/webdav/users', user)).user.key,
+    close: () => s.close(),
+  };
 }

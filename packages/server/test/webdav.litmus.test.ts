@@ -1,0 +1,97 @@
+// litmus (the WebDAV conformance suite, Debian package) against the WebDAV module on a real
+// console, signed in as a user: directly on the module's port, and published by a web service
+// rule under a path of a site (sub rule /dav → http://127.0.0.1:<WebDAV port>, the module's path
+// prefix /dav), as a user who keeps the server behind the console's web service would run it.
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './portforward-helpers.js';
+import { type DavConsole, startDavConsole } from './webdav-helpers.js';
+
+const run = promisify(execFile);
+
+interface Suite {
+  run: number;
+  passed: number;
+  failed: number;
+}
+
+/** Runs litmus's `suites` against `url`; per suite its counts, and the warnings it printed. */
+async function litmus(
+  url: string,
+  suites: string[],
+): Promise<{ suites: Record<string, Suite>; warnings: string[]; out: string }> {
+  const r = await run('litmus', [url, 'alice', 'alice-password'], {
+    env: { ...process.env, TESTS: suites.join(' ') },
+    maxBuffer: 8 * 1024 * 1024,
+  }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+  const out = `${r.stdout}${r.stderr}`;
+  const found: Record<string, Suite> = {};
+  for (const m of out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)) {
+    found[m[1]] = { run: Number(m[2]), passed: Number(m[3]), failed: Number(m[4]) };
+  }
+  const warnings = out.split('\n').filter((l) => /WARNING/.test(l));
+  return { suites: found, warnings, out };
+}
+
+let dav: DavConsole;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lucky-webdav-litmus-'));
+  dav = await startDavConsole({ pathPrefix: '/dav' });
+  const storage = await dav.addStorage('litmus', dir);
+  const mount = await dav.addMount({ name: 'files', storage });
+  await dav.addUser({ name: 'alice', password: 'alice-password', access: { [mount]: 'rw' } });
+}, 30_000);
+afterAll(async () => {
+  await dav?.close();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('litmus through the module, signed in', () => {
+  it('basic, copymove and locks pass with no failure', async () => {
+    const r = await litmus(`http://127.0.0.1:${dav.port}/dav/files/`, ['basic', 'copymove', 'locks']);
+    console.log(`litmus via the module: ${JSON.stringify(r.suites)}; warnings: ${r.warnings.length}`);
+    for (const suite of ['basic', 'copymove', 'locks']) {
+      expect(r.suites[suite], r.out).toBeDefined();
+      expect(r.suites[suite].failed, r.out).toBe(0);
+      expect(r.suites[suite].passed).toBe(r.suites[suite].run);
+    }
+    expect(r.warnings, r.out).toEqual([]);
+  }, 40_000);
+});
+
+describe('published under /dav of a web service rule', () => {
+  it('litmus basic passes through the web service’s proxy; the client the module sees is the real one', async () => {
+    const webPort = await freePort();
+    const rule = await dav.call('POST', '/api/reverseproxy/rules', {
+      address: '127.0.0.1',
+      port: webPort,
+      defaultRule: { serviceType: 'text', text: 'site' },
+      subRules: [
+        {
+          domains: ['127.0.0.1'],
+          pathPrefix: '/dav',
+          serviceType: 'proxy',
+          targets: [`http://127.0.0.1:${dav.port}`],
+        },
+      ],
+    });
+    expect(rule.body.ret, JSON.stringify(rule.body)).toBe(0);
+    const r = await litmus(`http://127.0.0.1:${webPort}/dav/files/`, ['basic']);
+    console.log(`litmus via the web service: ${JSON.stringify(r.suites)}`);
+    expect(r.suites.basic, r.out).toBeDefined();
+    expect(r.suites.basic.failed, r.out).toBe(0);
+    // The module logged the writes with the client the web service named (X-Forwarded-For).
+    const logs = (await dav.call('GET', '/api/webdav/logs?pageSize=500')).body.logs;
+    const puts = logs.filter(
+      (l: { code: string; params: { method: string } }) => l.code === 'request' && l.params.method === 'PUT',
+    );
+    expect(puts.length).toBeGreaterThan(0);
+    expect(puts[0].params).toMatchObject({ client: '127.0.0.1', user: 'alice' });
+  }, 40_000);
+});
