@@ -24,14 +24,13 @@ export const webdavModule: ModuleDefinition<WebdavConfig> = {
   sample: () =>
     webdavConfigSchema.parse({
       enabled: false,
-      mounts: [{ key: 'SampleMount1', name: 'files', storage: 'SampleStorage1' }],
+      // No mount: a mount must name a storage of storage management, which a bare program has not.
       users: [
         {
           key: 'SampleUser1',
           name: 'sample',
           // A hash-shaped sample (never a real one): what the guard test plants and looks for.
           password: 'scrypt$32768$8$1$c2FtcGxlLXNhbHQ=$c2FtcGxlLWhhc2gtc2FtcGxlLWhhc2g=',
-          access: { SampleMount1: 'rw' },
         },
       ],
     }),
