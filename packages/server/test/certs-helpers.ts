@@ -1,5 +1,8 @@
 // Certificates made in the test: EC P-256, self-signed, with the DNS names given.
 import { generate } from 'selfsigned';
+import { parseCertPair } from '../src/core/certs/parse.js';
+import { CertResolver } from '../src/core/certs/resolver.js';
+import type { LoadedCert } from '../src/core/certs/store.js';
 
 export interface TestCert {
   cert: string;
@@ -28,3 +31,15 @@ export async function makeCert(
 }
 
 export const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** A certificate resolver holding one new certificate for `names` (what ctx.certs is with one stored). */
+export async function resolverWith(names: string[]): Promise<{ resolver: CertResolver; cert: TestCert }> {
+  const cert = await makeCert(names);
+  const parsed = parseCertPair(cert.cert, cert.key);
+  const loaded: LoadedCert = {
+    record: { key: 'test', enable: true, remark: '', certPem: cert.cert, keyPem: cert.key, addTime: '' },
+    parsed,
+    leaf: parsed.chain[0],
+  };
+  return { resolver: new CertResolver({ loaded: () => [loaded], onChange: () => () => {} }), cert };
+}

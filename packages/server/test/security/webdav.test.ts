@@ -8,6 +8,7 @@
 // this process's memory is the server's.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import http2 from 'node:http2';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FairGate } from '../../src/core/auth/fairGate.js';
 import { ServiceAuth } from '../../src/core/auth/serviceAuth.js';
 import { webLimitsOf } from '../../src/core/http/admission.js';
+import { resolverWith } from '../certs-helpers.js';
 import { type EscapeSandbox, plantEscapeTargets } from '../storage/escapeCorpus.js';
 import { waitFor } from '../wait.js';
 import { type DavRuntime, localStorageEntry, request, startDavRuntime } from '../webdav-helpers.js';
@@ -203,6 +205,55 @@ describe('connection floods and slow peers', () => {
       const { text } = await answer;
       expect(text).toMatch(/^HTTP\/1\.1 201/);
     } finally {
+      await d.stop();
+    }
+  }, 20_000);
+
+  it('over HTTP/2 a stalled PUT stream is reset after the body idle time; the connection goes on serving', async () => {
+    const { resolver } = await resolverWith(['nas.test']);
+    const d = await server({
+      settings: { tls: { enabled: true } },
+      runtime: { bodyIdleMs: 1000 },
+      ctx: { certs: resolver },
+    });
+    const session = http2.connect(`https://127.0.0.1:${d.port}`, { servername: 'nas.test', rejectUnauthorized: false });
+    session.on('error', () => undefined);
+    try {
+      const t0 = performance.now();
+      const stalled = session.request({
+        ':method': 'PUT',
+        ':path': '/files/never-h2.bin',
+        authorization: basic(ALICE),
+        'content-length': '1000000',
+      });
+      stalled.on('error', () => undefined);
+      stalled.write('0123456789');
+      await new Promise((r) => stalled.once('close', r));
+      const ms = performance.now() - t0;
+      expect(ms).toBeGreaterThan(800);
+      expect(ms).toBeLessThan(6000);
+      expect(stalled.rstCode).toBeGreaterThan(0);
+      const next = session.request({ ':path': '/files/a.txt', authorization: basic(ALICE) });
+      let status = 0;
+      let body = '';
+      next.on('response', (h) => {
+        status = Number(h[':status']);
+      });
+      next.setEncoding('utf8');
+      next.on('data', (c: string) => {
+        body += c;
+      });
+      await new Promise((r) => next.once('end', r));
+      expect([status, body]).toEqual([200, 'hello']);
+      await waitFor(
+        async () => (await readdir(root)).filter((n) => n.includes('never')),
+        (l) => l.length === 0,
+        {
+          what: 'the abandoned upload removed',
+        },
+      );
+    } finally {
+      session.close();
       await d.stop();
     }
   }, 20_000);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { WebdavConfig, WebdavLogLine, WebdavMount, WebdavRefusal, WebdavUser } from '@lucky/shared';
 import type { ServiceAuth, ServiceAuthResult } from '../../core/auth/serviceAuth.js';
+import { StreamResponse } from '../../core/serve/h2/stream.js';
 import { sendPage } from '../../core/serve/pages.js';
 import type { ServeRequest, ServeResponse } from '../../core/serve/request.js';
 import type { AddressRules } from './addressRules.js';
@@ -54,13 +55,30 @@ function logPath(url: string | undefined): string {
   return path.length > 512 ? `${path.slice(0, 512)}…` : path;
 }
 
-/** An HTTP/1 request whose body is still arriving: its connection's bytes, last seen moving at `at`. */
+/** A request whose body is still arriving: how far it got, last seen moving at `at`. */
 interface Incoming {
-  req: ServeRequest & { complete: boolean };
+  req: ServeRequest;
   res: ServeResponse;
   client: string;
-  bytes: number;
+  /** Whether the whole body has arrived. */
+  complete: () => boolean;
+  /** A count that grows while body bytes arrive. */
+  progress: () => number;
+  seen: number;
   at: number;
+}
+
+/**
+ * How to watch a request's body arrive, per engine: an HTTP/1 request by its connection's bytes
+ * until the parser has it whole, an HTTP/2 stream by its own DATA bytes until END_STREAM.
+ */
+function bodyWatch(req: ServeRequest, res: ServeResponse): Pick<Incoming, 'complete' | 'progress'> | undefined {
+  if (res instanceof StreamResponse) return { complete: () => res.remoteEnded, progress: () => res.received };
+  if ('complete' in req) {
+    const r = req as ServeRequest & { complete: boolean };
+    return { complete: () => r.complete, progress: () => r.socket.bytesRead };
+  }
+  return undefined;
 }
 
 export class Front {
@@ -81,20 +99,15 @@ export class Front {
   }
 
   /**
-   * Watch an HTTP/1 request's body until it is whole: a body whose connection brings no byte for
-   * `bodyIdleMs` is cut, so a PUT that trickles to a halt does not hold its connection and its
-   * half-written upload until the toolkit's whole-request deadline. HTTP/2 streams have the h2
-   * engine's own limits (flow-control windows, the stream's request deadline).
+   * Watch a request's body until it is whole: a body that brings no byte for `bodyIdleMs` is cut,
+   * so a PUT that trickles to a halt does not hold its connection (or stream) and its half-written
+   * upload. The listener's whole-request deadline is a day (listenOptions): an upload that keeps
+   * moving may take long.
    */
   private watchBody(req: ServeRequest, res: ServeResponse, client: string): void {
-    if (!('complete' in req) || req.complete) return;
-    const entry: Incoming = {
-      req: req as Incoming['req'],
-      res,
-      client,
-      bytes: req.socket.bytesRead,
-      at: Date.now(),
-    };
+    const watch = bodyWatch(req, res);
+    if (!watch || watch.complete()) return;
+    const entry: Incoming = { req, res, client, ...watch, seen: watch.progress(), at: Date.now() };
     this.incoming.add(entry);
     res.once('close', () => this.incoming.delete(entry));
     this.sweeper ??= setInterval(() => this.sweep(), Math.max(100, Math.min(5000, this.hooks.bodyIdleMs / 4)));
@@ -104,13 +117,13 @@ export class Front {
   private sweep(): void {
     const now = Date.now();
     for (const e of this.incoming) {
-      if (e.req.complete) {
+      if (e.complete()) {
         this.incoming.delete(e);
         continue;
       }
-      const bytes = e.req.socket.bytesRead;
-      if (bytes !== e.bytes) {
-        e.bytes = bytes;
+      const seen = e.progress();
+      if (seen !== e.seen) {
+        e.seen = seen;
         e.at = now;
       } else if (now - e.at >= this.hooks.bodyIdleMs) {
         this.incoming.delete(e);
