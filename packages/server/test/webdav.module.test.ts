@@ -196,6 +196,48 @@ describe('sign-in', () => {
   });
 });
 
+describe('anonymous read', () => {
+  it('with anonymous read on, clients without credentials read the public mounts only; writing and OPTIONS still ask to sign in', async () => {
+    expect((await dav.call('PUT', '/api/webdav/settings', { anonymousReadOnly: true })).body.ret).toBe(0);
+    const pub = await dav.call('PUT', `/api/webdav/mounts/${keys.mShared}`, {
+      name: 'shared',
+      storage: keys.files,
+      public: true,
+    });
+    expect(pub.body.mount.public).toBe(true);
+    try {
+      const file = await request(dav.port, '/shared/inside.txt');
+      expect([file.status, file.body]).toEqual([200, sandbox.insideContent]);
+      const root = await request(dav.port, '/', { method: 'PROPFIND', headers: { depth: '1' } });
+      expect(root.status).toBe(207);
+      expect(root.body).toContain('/shared/');
+      expect(root.body).not.toContain('/files/');
+      expect((await request(dav.port, '/files/inside.txt')).status).toBe(404);
+      for (const [method, body] of [
+        ['PUT', 'x'],
+        ['DELETE', undefined],
+        ['MKCOL', undefined],
+        ['OPTIONS', undefined],
+      ] as const) {
+        const r = await request(dav.port, '/shared/anon.txt', { method, body });
+        expect(r.status, method).toBe(401);
+      }
+      // Signed in, the same client gets its own access (alice writes where anonymous only reads).
+      const put = await request(dav.port, '/shared/by-alice.txt', { method: 'PUT', body: 'a', auth: ALICE });
+      expect(put.status).toBe(201);
+      await fs.rm(path.join(sandbox.root, 'by-alice.txt'));
+    } finally {
+      await dav.call('PUT', '/api/webdav/settings', { anonymousReadOnly: false });
+      await dav.call('PUT', `/api/webdav/mounts/${keys.mShared}`, {
+        name: 'shared',
+        storage: keys.files,
+        public: false,
+      });
+    }
+    expect((await request(dav.port, '/shared/inside.txt')).status).toBe(401);
+  });
+});
+
 describe('read-only access', () => {
   const writes = (mount: string): [string, string, Record<string, string>, string?][] => [
     ['PUT', `/${mount}/new.txt`, {}, 'x'],
