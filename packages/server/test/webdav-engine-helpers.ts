@@ -47,6 +47,8 @@ export async function startDav(
     locks?: LockManager;
     /** Replace a storage (a test's stand-in that fails on purpose). */
     wrap?: (s: Storage) => Storage;
+    /** Take HTTP/2 by prior knowledge (h2c) too. */
+    h2c?: boolean;
     /** Sees every request before the engine (a test that watches the server's side of a connection). */
     onRequest?: (req: ServeRequest) => void;
   } = {},
@@ -94,7 +96,7 @@ export async function startDav(
       onUpgrade: (_req, socket) => socket.destroy(),
     },
     undefined,
-    { listenTypes: 'http', minTlsVersion: 'TLSv1.2', http2: false, h2c: false, proxyProtocolFrom: [] },
+    { listenTypes: 'http', minTlsVersion: 'TLSv1.2', http2: false, h2c: !!opts.h2c, proxyProtocolFrom: [] },
     undefined,
     guard,
   );

@@ -3,6 +3,7 @@
 // read-only mounts and storages, DELETE's 207, PROPPATCH's 424, lock time-outs, dead properties
 // kept on disk, and the log events.
 import { promises as fs } from 'node:fs';
+import http2 from 'node:http2';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Storage, StorageError } from '../src/core/storage/types.js';
@@ -462,6 +463,57 @@ describe('LOCK', () => {
     expect(
       (await dav(server, 'PUT', '/dav/files/if.txt', { body: 'x', headers: { if: '(Not ["nope"])' } })).status,
     ).toBe(201);
+  });
+});
+
+describe('Windows Explorer', () => {
+  it('takes Win32LastModifiedTime as the file time (and keeps it as a property)', async () => {
+    await fs.writeFile(path.join(main, 'win.txt'), 'w');
+    const when = 'Mon, 02 Jan 2017 03:04:05 GMT';
+    const r = await dav(server, 'PROPPATCH', '/dav/files/win.txt', {
+      body: `<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:set><D:prop><Z:Win32LastModifiedTime>${when}</Z:Win32LastModifiedTime><Z:Win32FileAttributes>00000020</Z:Win32FileAttributes></D:prop></D:set></D:propertyupdate>`,
+    });
+    expect(r.status).toBe(207);
+    expect(r.body).not.toContain('424');
+    expect((await fs.stat(path.join(main, 'win.txt'))).mtime.toUTCString()).toBe(when);
+    const pf = await dav(server, 'PROPFIND', '/dav/files/win.txt', {
+      headers: { depth: '0' },
+      body: propfindBody('<D:getlastmodified/>'),
+    });
+    expect(pf.body).toContain(`<D:getlastmodified>${when}</D:getlastmodified>`);
+  });
+});
+
+describe('HTTP/2', () => {
+  it("serves PUT, GET and PROPFIND over h2c (the toolkit's stream objects)", async () => {
+    const s = await startDav({ h2c: true });
+    const session = http2.connect(s.origin);
+    const call = (headers: http2.OutgoingHttpHeaders, body?: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = session.request(headers);
+        let status = 0;
+        let text = '';
+        stream.on('response', (h) => {
+          status = Number(h[':status']);
+        });
+        stream.setEncoding('utf8');
+        stream.on('data', (c: string) => {
+          text += c;
+        });
+        stream.on('end', () => resolve({ status, body: text }));
+        stream.on('error', reject);
+        stream.end(body);
+      });
+    try {
+      expect((await call({ ':method': 'PUT', ':path': '/dav/files/h2.txt' }, 'over h2')).status).toBe(201);
+      expect(await call({ ':method': 'GET', ':path': '/dav/files/h2.txt' })).toEqual({ status: 200, body: 'over h2' });
+      const pf = await call({ ':method': 'PROPFIND', ':path': '/dav/files/', depth: '1' });
+      expect(pf.status).toBe(207);
+      expect(pf.body).toContain('<D:href>/dav/files/h2.txt</D:href>');
+    } finally {
+      session.close();
+      await s.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 // The remote WebDAV backend against Apache mod_dav (Debian apache2, started here on a loopback
-// port), and against small hostile servers for the bounds (huge, broken and silent answers).
+// port) and our own WebDAV engine, and against small hostile servers for the bounds (huge, broken and silent answers).
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,30 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Storage, StorageError, type StorageErrorCode } from '../../src/core/storage/types.js';
 import { createWebdavStorage, parseMultistatus } from '../../src/core/storage/webdavRemote.js';
 import { tempDir } from '../harness.js';
-import { type ApacheDav, chownTree, startApacheDav } from './apacheDav.js';
-
-let dir: string;
-let apache: ApacheDav;
-let st: Storage;
-
-beforeAll(async () => {
-  dir = await tempDir('lucky-davremote-');
-  apache = await startApacheDav(dir);
-  st = createWebdavStorage({
-    key: 'remote',
-    url: apache.url,
-    user: apache.user,
-    password: apache.password,
-    tlsVerify: true,
-    readOnly: false,
-  });
-}, 20_000);
-
-afterAll(async () => {
-  await st?.close();
-  await apache?.stop();
-  await fs.rm(dir, { recursive: true, force: true });
-});
+import { startDav } from '../webdav-engine-helpers.js';
+import { chownTree, startApacheDav } from './apacheDav.js';
 
 const text = async (s: Readable): Promise<string> => {
   const parts: Buffer[] = [];
@@ -53,7 +31,75 @@ const codeOf = async (p: Promise<unknown>): Promise<StorageErrorCode | string | 
 const put = async (s: Storage, p: string, ...data: (string | Buffer)[]) =>
   pipeline(Readable.from(data.map((d) => Buffer.from(d))), await s.write(p, { mode: 'replace' }));
 
-describe('remote WebDAV storage against Apache mod_dav', () => {
+/** A WebDAV server the remote backend is pointed at: where its files land, how to reach it. */
+interface Peer {
+  url: string;
+  user: string;
+  password: string;
+  root: string;
+  /** Whether it checks passwords (the bare engine has no users: the module's listener does that). */
+  checksPassword: boolean;
+  /** Hand files made behind the server's back to the user it runs as. */
+  chown?: (dir: string) => Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function apachePeer(): Promise<Peer> {
+  const dir = await tempDir('lucky-davremote-');
+  const apache = await startApacheDav(dir);
+  return {
+    url: apache.url,
+    user: apache.user,
+    password: apache.password,
+    root: apache.root,
+    checksPassword: true,
+    chown: async (d) => {
+      if (process.getuid?.() === 0) await chownTree(d, 'www-data');
+    },
+    stop: async () => {
+      await apache.stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Our own WebDAV engine (modules/webdav/dav) over a local storage: the remote backend and the server agree. */
+async function ownPeer(): Promise<Peer> {
+  const dav = await startDav({ prefix: '/dav', mounts: [{ name: 'files', storage: 'main' }] });
+  return {
+    url: `${dav.origin}/dav/files/`,
+    user: 'tester',
+    password: 'unused',
+    root: dav.roots.get('main') as string,
+    checksPassword: false,
+    stop: () => dav.close(),
+  };
+}
+
+describe.each([
+  ['Apache mod_dav', apachePeer],
+  ['our own WebDAV engine', ownPeer],
+] as const)('remote WebDAV storage against %s', (_name, startPeer) => {
+  let apache: Peer;
+  let st: Storage;
+
+  beforeAll(async () => {
+    apache = await startPeer();
+    st = createWebdavStorage({
+      key: 'remote',
+      url: apache.url,
+      user: apache.user,
+      password: apache.password,
+      tlsVerify: true,
+      readOnly: false,
+    });
+  }, 20_000);
+
+  afterAll(async () => {
+    await st?.close();
+    await apache?.stop();
+  });
+
   it('probes, and says why when it cannot', async () => {
     await st.probe();
     const wrong = createWebdavStorage({
@@ -64,7 +110,7 @@ describe('remote WebDAV storage against Apache mod_dav', () => {
       tlsVerify: true,
       readOnly: false,
     });
-    expect(await codeOf(wrong.probe())).toBe('denied');
+    expect(await codeOf(wrong.probe())).toBe(apache.checksPassword ? 'denied' : undefined);
     await wrong.close();
     const missing = createWebdavStorage({
       key: 'x',
@@ -174,7 +220,7 @@ describe('remote WebDAV storage against Apache mod_dav', () => {
   it('lists a folder written outside the storage too (names as the server encodes them)', async () => {
     await fs.mkdir(path.join(apache.root, 'outside-made'));
     await fs.writeFile(path.join(apache.root, 'outside-made', 'Cafe\u0301 (1).txt'), 'z');
-    if (process.getuid?.() === 0) await chownTree(path.join(apache.root, 'outside-made'), 'www-data');
+    await apache.chown?.(path.join(apache.root, 'outside-made'));
     const [e] = await st.list('/outside-made');
     expect(e).toMatchObject({ name: 'Cafe\u0301 (1).txt', path: '/outside-made/Caf\u00e9 (1).txt', size: 1 });
     expect(await text(await st.read(e.path))).toBe('z');
@@ -197,11 +243,28 @@ describe('remote WebDAV storage against Apache mod_dav', () => {
 describe('remote WebDAV storage against hostile servers', () => {
   let server: http.Server;
   let url: string;
-  let mode: 'huge' | 'broken' | 'silent' | 'entities' | 'wrongRoot' = 'huge';
+  let mode: 'huge' | 'broken' | 'silent' | 'entities' | 'wrongRoot' | 'nextcloud' = 'huge';
   const open: http.ServerResponse[] = [];
+  const proppatches: string[] = [];
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
+      if (mode === 'nextcloud') {
+        // Takes DAV:lastmodified only (as Nextcloud does); anything else is 403 in the propstat.
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => {
+          proppatches.push(body);
+          const ok = /<Z:lastmodified>\d+<\/Z:lastmodified>/.test(body) && body.includes('xmlns:Z="DAV:"');
+          res.writeHead(207, { 'content-type': 'application/xml' });
+          res.end(
+            `<D:multistatus xmlns:D="DAV:"><D:response><D:href>/f</D:href><D:propstat><D:prop>${ok ? '<D:lastmodified/>' : '<X:other xmlns:X="urn:x"/>'}</D:prop><D:status>HTTP/1.1 ${ok ? '200 OK' : '403 Forbidden'}</D:status></D:propstat></D:response></D:multistatus>`,
+          );
+        });
+        return;
+      }
       req.resume();
       if (mode === 'silent') {
         open.push(res);
@@ -289,6 +352,16 @@ describe('remote WebDAV storage against hostile servers', () => {
       timeoutMs: 300,
     });
     expect(await codeOf(s.probe())).toBe('unreachable');
+    await s.close();
+  });
+
+  it('sets a file time by the property the server takes, one PROPPATCH each, stopping at the first taken', async () => {
+    mode = 'nextcloud';
+    const s = createWebdavStorage({ key: 'n', url, user: '', password: '', tlsVerify: true, readOnly: false });
+    await s.setMtime('/f', Date.UTC(2021, 5, 1));
+    expect(proppatches).toHaveLength(2);
+    expect(proppatches[0]).toContain('Win32LastModifiedTime');
+    expect(proppatches[1]).toContain(`<Z:lastmodified>${Date.UTC(2021, 5, 1) / 1000}</Z:lastmodified>`);
     await s.close();
   });
 

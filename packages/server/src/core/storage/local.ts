@@ -12,7 +12,7 @@
 // (create a folder, rename or delete an entry, set a time, list names) outside. File contents never
 // leak and are never written outside: those go through checked descriptors. mkdir re-checks after.
 import { randomBytes } from 'node:crypto';
-import { type BigIntStats, constants, type Dirent } from 'node:fs';
+import { type BigIntStats, constants, type Dirent, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as fsp from 'node:fs/promises';
 import nodePath from 'node:path';
@@ -166,16 +166,18 @@ class LocalStorage implements Storage {
    * non-ASCII characters) one stored under another normalisation (a file a Mac wrote in NFD
    * is found by its NFC path). undefined when absent.
    */
-  private async findName(dirReal: string, seg: string, p: string): Promise<string | undefined> {
+  private async findName(dirReal: string, seg: string, p: string): Promise<{ name: string; lst: Stats } | undefined> {
     try {
-      await fsp.lstat(nodePath.join(dirReal, seg));
-      return seg;
+      return { name: seg, lst: await fsp.lstat(nodePath.join(dirReal, seg)) };
     } catch (e) {
       if (errnoOf(e) !== 'ENOENT') throw mapError(e, p);
     }
     if (isAscii(seg)) return undefined;
     const names = await fsCall(p, () => fsp.readdir(dirReal));
-    return names.find((n) => n.normalize('NFC') === seg);
+    const name = names.find((n) => n.normalize('NFC') === seg);
+    return name === undefined
+      ? undefined
+      : { name, lst: await fsCall(p, () => fsp.lstat(nodePath.join(dirReal, name))) };
   }
 
   /** The real path of an existing folder (`notFound` / `notDir` / `denied`). */
@@ -191,9 +193,9 @@ class LocalStorage implements Storage {
     // Slow path, only when the plain path missed: walk it, matching names across normalisations.
     let cur = rootReal;
     for (const seg of p.slice(1).split('/')) {
-      const name = await this.findName(cur, seg, p);
-      if (name === undefined) throw new StorageError('notFound', p);
-      const real = await fsCall(p, () => fsp.realpath(nodePath.join(cur, name)));
+      const found = await this.findName(cur, seg, p);
+      if (found === undefined) throw new StorageError('notFound', p);
+      const real = await fsCall(p, () => fsp.realpath(nodePath.join(cur, found.name)));
       if (!insideReal(rootReal, real)) throw new StorageError('denied', p, 'outsideRoot');
       cur = real;
     }
@@ -229,10 +231,10 @@ class LocalStorage implements Storage {
   /** The entry `p` in its (located) parent, or undefined when absent. */
   private async maybe(rootReal: string, parent: string, p: string): Promise<Located | undefined> {
     const seg = p.slice(p.lastIndexOf('/') + 1);
-    const name = await this.findName(parent, seg, p);
-    if (name === undefined) return undefined;
+    const found = await this.findName(parent, seg, p);
+    if (found === undefined) return undefined;
+    const { name, lst } = found;
     const abs = nodePath.join(parent, name);
-    const lst = await fsCall(p, () => fsp.lstat(abs));
     if (!lst.isSymbolicLink()) return { p, rootReal, name, abs, real: abs, link: false };
     let real: string;
     try {

@@ -577,21 +577,43 @@ class WebdavStorage implements Storage {
   }
 
   /**
-   * Best effort: most servers (Apache included) treat getlastmodified as protected and refuse it;
-   * that is not an error for the caller (the file is there, with the server's time). A missing
-   * file or a refused login still is.
+   * Best effort, one property per PROPPATCH (a PROPPATCH is all or nothing, and each server
+   * takes a different one): Win32LastModifiedTime (Windows' own, IIS, our WebDAV), then DAV:
+   * lastmodified in Unix seconds (Nextcloud / ownCloud), then DAV:getlastmodified, which most
+   * servers (Apache included) keep to themselves. None taken is not an error for the caller: the
+   * file is there, with the server's time. A missing file or a refused login still is.
    */
   async setMtime(raw: string, mtimeMs: number): Promise<void> {
     const p = checkPath(raw);
     this.refuseWrites(p);
     if (!Number.isFinite(mtimeMs)) throw new StorageError('failed', p, 'badTime');
-    const when = new Date(mtimeMs).toUTCString();
-    const body = `<?xml version="1.0" encoding="utf-8"?>
-<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:set><D:prop><D:getlastmodified>${when}</D:getlastmodified><Z:Win32LastModifiedTime>${when}</Z:Win32LastModifiedTime></D:prop></D:set></D:propertyupdate>`;
     await this.learnSpelling(p);
-    const a = await this.request('PROPPATCH', this.urlOf(p), p, { body });
-    if (a.status === 207 || a.status === 200 || a.status === 403 || a.status === 405 || a.status === 409) return;
-    throw httpError(a.status, p, 'PROPPATCH');
+    const http = new Date(mtimeMs).toUTCString();
+    const attempts: [ns: string, local: string, key: string, value: string][] = [
+      [
+        'urn:schemas-microsoft-com:',
+        'Win32LastModifiedTime',
+        '{urn:schemas-microsoft-com:}Win32LastModifiedTime',
+        http,
+      ],
+      [DAV, 'lastmodified', 'lastmodified', String(Math.floor(mtimeMs / 1000))],
+      [DAV, 'getlastmodified', 'getlastmodified', http],
+    ];
+    for (const [ns, local, key, value] of attempts) {
+      const body = `<?xml version="1.0" encoding="utf-8"?>
+<D:propertyupdate xmlns:D="DAV:" xmlns:Z="${ns}"><D:set><D:prop><Z:${local}>${value}</Z:${local}></D:prop></D:set></D:propertyupdate>`;
+      const a = await this.request('PROPPATCH', this.urlOf(p), p, { body });
+      if (a.status === 404 || a.status === 401) throw httpError(a.status, p, 'PROPPATCH');
+      if (a.status === 200 || a.status === 204) return;
+      if (a.status !== 207) continue;
+      let taken = false;
+      try {
+        taken = parseMultistatus(a.body.toString('utf8'), p).some((r) => r.props.has(key));
+      } catch {
+        taken = false;
+      }
+      if (taken) return;
+    }
   }
 
   // ---- the storage as a whole ----

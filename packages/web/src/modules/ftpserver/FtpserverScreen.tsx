@@ -1,168 +1,180 @@
-// The ftpserver screen: the module switch, the item list with each item's switch, and the
-// add / edit dialog. Server refusals land on their field in the user's language.
-import {
-  type FtpserverItemInput,
-  type FtpserverItemResponse,
-  type FtpserverItemView,
-  type FtpserverListResponse,
-  SECRET_MASK,
-} from '@lucky/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
-import { useState } from 'react';
+// The FTP server (/ftpserver): its state at a glance (module switch, where it listens, TLS,
+// sessions, traffic), what to type into each client, the published folders (mounts of storage
+// management's storages), the users with their access per mount, the live sessions, the settings
+// dialog and the log.
+import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { FtpserverMountView, FtpserverUserView } from '@lucky/shared';
+import { Alert, Button, Card, Space, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { del, get, post, put } from '../../api/client';
-import { useFormErrors } from '../../hooks/useFormErrors';
+import { RefreshControl } from '../../components/RefreshControl';
+import { formatTime } from '../../components/time';
+import { ConnectionHelp } from './ConnectionHelp';
+import { closed, type DialogState, opened, shut } from './dialogState';
+import { errorText } from './errors';
+import { LogDrawer } from './LogDrawer';
+import { MountDialog } from './MountDialog';
+import { MountsCard } from './MountsCard';
+import { useStorages } from './pickers';
+import { SessionsCard } from './SessionsCard';
+import { SettingsDialog } from './SettingsDialog';
+import { StatusBar } from './StatusBar';
+import { UserDialog } from './UserDialog';
+import { UsersCard } from './UsersCard';
+import { useFtpActions, useFtpData } from './useFtpserver';
+import './ftpserver.css';
 
-const BASE = 'api/ftpserver';
-const listKey = ['ftpserver', 'items'] as const;
+const DEFAULT_INTERVAL_MS = 5000;
 
 export default function FtpserverScreen() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const list = useQuery({
-    queryKey: listKey,
-    queryFn: ({ signal }) => get<FtpserverListResponse>(`${BASE}/items`, { signal }),
-  });
-  const [editing, setEditing] = useState<FtpserverItemView | 'new' | undefined>();
-  const [form] = Form.useForm<FtpserverItemInput>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['ftpserver'] });
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const { status, settings, mounts, users } = useFtpData(intervalMs);
+  const actions = useFtpActions();
+  const [settingsOpen, setSettingsOpen] = useState<DialogState<never>>(shut);
+  const [mountEdit, setMountEdit] = useState<DialogState<FtpserverMountView>>(shut);
+  const [userEdit, setUserEdit] = useState<DialogState<FtpserverUserView>>(shut);
+  const [logsOpen, setLogsOpen] = useState(false);
 
-  // The one form-error hook: a refusal beside its field in the user's language (ftpserver.err_<code>),
-  // anything else as a message; a success clears them.
-  const errors = useFormErrors(form, { ns: 'ftpserver' });
+  const st = status.data?.status;
+  const conf = settings.data?.settings;
+  const mountList = mounts.data?.list ?? [];
+  const userList = users.data?.list ?? [];
+  const loadError = [status, settings, mounts, users].find((q) => q.isError && !q.data)?.error;
+  const sampleUser = userList.find((u) => u.enabled)?.name;
+  const storages = useStorages(true);
+  const storageNames = useMemo(() => new Map(storages.list.map((s) => [s.key, s.name])), [storages.list]);
 
-  const open = (item: FtpserverItemView | 'new') => {
-    setEditing(item);
-    form.resetFields();
-    if (item !== 'new') form.setFieldsValue(item);
-  };
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      if (editing === 'new') await post<FtpserverItemResponse>(`${BASE}/items`, values, { silent: true });
-      else if (editing)
-        await put<FtpserverItemResponse>(`${BASE}/items/${encodeURIComponent(editing.key)}`, values, { silent: true });
-      errors.clear();
-      setEditing(undefined);
-      void message.success(t('ftpserver.saved'));
-      await refresh();
-    } catch (err) {
-      errors.show(err);
-    }
-  };
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      await refresh();
-    } catch {
-      // Not silent: the request client has shown the failure in the user's language.
-      await refresh();
-    }
-  };
-
-  const data = list.data;
   return (
-    <Card
-      title={t('menu.ftpserver')}
-      data-testid="ftpserver-screen"
-      extra={
-        <Space>
-          <span>{t('ftpserver.moduleSwitch')}</span>
-          <Switch
-            data-testid="ftpserver-module-switch"
-            checked={data?.enabled ?? false}
-            loading={list.isLoading}
-            onChange={(on) => act(() => put(`api/modules/ftpserver/enabled`, { enabled: on }))}
-          />
-          <Button type="primary" data-testid="ftpserver-add" onClick={() => open('new')}>
-            {t('ftpserver.add')}
+    <div className="screen ftp-screen" data-testid="ftpserver-screen">
+      <div className="ftp-toolbar">
+        <Typography.Title level={4} className="screen-title">
+          {t('ftpserver.title')}
+        </Typography.Title>
+        <Space wrap>
+          {status.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary">
+              {t('ftpserver.updatedAt', { time: formatTime(status.dataUpdatedAt, 'HH:mm:ss') })}
+            </Typography.Text>
+          )}
+          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
+          <Button
+            icon={<ReloadOutlined />}
+            loading={status.isFetching}
+            onClick={() => void actions.refresh()}
+            data-testid="ftp-refresh"
+          >
+            {t('common.refresh')}
+          </Button>
+          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="ftp-open-logs">
+            {t('ftpserver.logs')}
+          </Button>
+          <Button
+            type="primary"
+            icon={<SettingOutlined />}
+            onClick={() => setSettingsOpen(opened())}
+            data-testid="ftp-open-settings"
+          >
+            {t('ftpserver.settings')}
           </Button>
         </Space>
-      }
-    >
-      <Table<FtpserverItemView>
-        rowKey="key"
-        size="small"
-        loading={list.isLoading}
-        dataSource={data?.list ?? []}
-        locale={{ emptyText: t('ftpserver.empty') }}
-        columns={[
-          { title: t('ftpserver.name'), dataIndex: 'name' },
-          {
-            title: t('ftpserver.host'),
-            dataIndex: 'host',
-            render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
-          },
-          {
-            title: t('ftpserver.enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean, item) => (
-              <Switch
-                size="small"
-                checked={on}
-                onChange={(v) => act(() => put(`${BASE}/items/${encodeURIComponent(item.key)}/enable`, { enabled: v }))}
-              />
-            ),
-          },
-          {
-            title: t('common.actions'),
-            render: (_v, item) => (
-              <Space>
-                <Button size="small" onClick={() => open(item)}>
-                  {t('ftpserver.edit')}
-                </Button>
-                <Popconfirm
-                  title={t('ftpserver.deleteConfirm', { name: item.name })}
-                  onConfirm={() => act(() => del(`${BASE}/items/${encodeURIComponent(item.key)}`))}
-                >
-                  <Button size="small" danger>
-                    {t('ftpserver.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
+      </div>
+
+      {loadError !== undefined && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('ftpserver.loadError')}
+          description={errorText(loadError, t)}
+          data-testid="ftp-load-error"
+        />
+      )}
+
+      {st && !st.enabled && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('ftpserver.moduleDisabled')}
+          description={t('ftpserver.moduleDisabledHelp')}
+          data-testid="ftp-module-disabled"
+          action={
+            <Button type="primary" onClick={() => void actions.setModuleEnabled(true)} data-testid="ftp-module-enable">
+              {t('ftpserver.enableModule')}
+            </Button>
+          }
+        />
+      )}
+
+      {st ? (
+        <StatusBar status={st} settings={conf} storageNames={storageNames} onToggleModule={actions.setModuleEnabled} />
+      ) : (
+        <Card loading />
+      )}
+
+      {conf && <ConnectionHelp address={conf.address} port={conf.port} mode={conf.tls.mode} user={sampleUser} />}
+
+      <MountsCard
+        mounts={mounts.data?.list}
+        users={userList}
+        running={st?.enabled ?? false}
+        storageNames={storageNames}
+        loading={mounts.isPending}
+        onAdd={() => setMountEdit(opened())}
+        onEdit={(m) => setMountEdit(opened(m))}
+        onToggle={actions.setMountEnabled}
+        onDelete={actions.removeMount}
       />
-      <Modal
-        open={editing !== undefined}
-        title={t(editing === 'new' ? 'ftpserver.add' : 'ftpserver.edit')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        onOk={save}
-        onCancel={() => setEditing(undefined)}
-        destroyOnHidden
-      >
-        <Form
-          form={form}
-          layout="vertical"
-          onValuesChange={errors.onValuesChange}
-          initialValues={{ name: '', host: '', secret: '', enabled: true }}
-        >
-          <Form.Item
-            name="name"
-            label={t('ftpserver.name')}
-            rules={[{ required: true, message: t('ftpserver.err_nameRequired') }]}
-          >
-            <Input data-testid="ftpserver-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="host" label={t('ftpserver.host')}>
-            <Input data-testid="ftpserver-host" />
-          </Form.Item>
-          <Form.Item
-            name="secret"
-            label={t('ftpserver.secret')}
-            extra={t('ftpserver.secretHint', { mask: SECRET_MASK })}
-          >
-            <Input.Password data-testid="ftpserver-secret" autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('ftpserver.enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </Card>
+
+      <UsersCard
+        users={users.data?.list}
+        mounts={mountList}
+        loading={users.isPending}
+        onAdd={() => setUserEdit(opened())}
+        onEdit={(u) => setUserEdit(opened(u))}
+        onToggle={actions.setUserEnabled}
+        onDelete={actions.removeUser}
+      />
+
+      {st?.enabled && (
+        <SessionsCard sessions={st.sessions} now={status.dataUpdatedAt} onKick={(s) => actions.kick(s.id)} />
+      )}
+
+      <SettingsDialog
+        key={`settings-${settingsOpen.seq}`}
+        open={settingsOpen.open}
+        mounts={mountList}
+        users={userList}
+        onClose={() => setSettingsOpen(closed)}
+      />
+      <MountDialog
+        key={`mount-${mountEdit.seq}`}
+        open={mountEdit.open}
+        mount={mountEdit.of}
+        otherNames={mountList.filter((m) => m.key !== mountEdit.of?.key).map((m) => m.name)}
+        onClose={() => setMountEdit(closed)}
+        onSaved={() => {
+          setMountEdit(closed);
+          void actions.refresh();
+        }}
+      />
+      <UserDialog
+        key={`user-${userEdit.seq}`}
+        open={userEdit.open}
+        user={userEdit.of}
+        mounts={mountList}
+        otherNames={userList.filter((u) => u.key !== userEdit.of?.key).map((u) => u.name)}
+        onClose={() => setUserEdit(closed)}
+        onSaved={() => {
+          setUserEdit(closed);
+          void actions.refresh();
+        }}
+      />
+      <LogDrawer
+        open={logsOpen}
+        intervalMs={intervalMs}
+        onClose={() => setLogsOpen(false)}
+        onClear={actions.clearLogs}
+      />
+    </div>
   );
 }

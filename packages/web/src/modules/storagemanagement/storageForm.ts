@@ -59,5 +59,15 @@ export function checkStorage(input: StorageEntryInput, otherNames: readonly stri
   return out;
 }
 
-/** `/`, `//` or `/.`: the whole file system. */
-export const isRootPath = (p: string): boolean => /^\/+(\.\/*)*$/.test(p.trim());
+/** An absolute path that resolves to `/` (`/`, `//`, `/.`, `/mnt/..`): the whole file system, as the server sees it. */
+export function isRootPath(p: string): boolean {
+  const t = p.trim();
+  if (!t.startsWith('/')) return false;
+  const stack: string[] = [];
+  for (const seg of t.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') stack.pop();
+    else stack.push(seg);
+  }
+  return stack.length === 0;
+}

@@ -16,6 +16,9 @@ export interface IfList {
   conditions: IfCondition[];
 }
 
+/** More lists than any client sends (each tagged one may cost a stat): refused. */
+const MAX_LISTS = 64;
+
 /** Parse an If header; anything that does not follow the grammar is a 400. */
 export function parseIf(header: string): IfList[] {
   const lists: IfList[] = [];
@@ -74,6 +77,7 @@ export function parseIf(header: string): IfList[] {
     }
     if (conditions.length === 0) throw bad();
     lists.push({ tag: tagged ? tag : undefined, conditions });
+    if (lists.length > MAX_LISTS) throw bad();
   }
   if (lists.length === 0) throw bad();
   return lists;

@@ -31,6 +31,8 @@ export interface LockManagerOptions extends PropStoreOptions {
   maxTimeoutSec?: number;
   /** Most locks held at once over every storage (a LOCK beyond answers 503); default 10,000. */
   maxLocks?: number;
+  /** Most locks one user holds, so one account cannot take the whole table; default 1,000. */
+  maxLocksPerUser?: number;
   now?: () => number;
 }
 
@@ -42,6 +44,7 @@ export class LockManager {
   readonly props: PropStore;
   readonly maxTimeoutSec: number;
   private readonly maxLocks: number;
+  private readonly maxPerUser: number;
   private readonly now: () => number;
   /** storage → path → locks rooted there. */
   private readonly byPath = new Map<string, Map<string, DavLock[]>>();
@@ -51,6 +54,7 @@ export class LockManager {
     this.props = new PropStore(opts);
     this.maxTimeoutSec = opts.maxTimeoutSec ?? 3600;
     this.maxLocks = opts.maxLocks ?? 10_000;
+    this.maxPerUser = opts.maxLocksPerUser ?? 1_000;
     this.now = opts.now ?? Date.now;
   }
 
@@ -128,11 +132,12 @@ export class LockManager {
     return this.within(storage, path).find(clash);
   }
 
-  /** Take a lock (the caller checked `conflict`); undefined when the lock table is full. */
+  /** Take a lock (the caller checked `conflict`); undefined when the table, or the user's share of it, is full. */
   create(lock: Omit<DavLock, 'token' | 'expiresAt'>): DavLock | undefined {
-    if (this.byToken.size >= this.maxLocks) {
-      for (const l of [...this.byToken.values()]) this.alive(l);
-      if (this.byToken.size >= this.maxLocks) return undefined;
+    if (this.byToken.size >= Math.min(this.maxLocks, this.maxPerUser)) {
+      let mine = 0;
+      for (const l of [...this.byToken.values()]) if (this.alive(l) && l.user === lock.user) mine++;
+      if (this.byToken.size >= this.maxLocks || mine >= this.maxPerUser) return undefined;
     }
     const made: DavLock = {
       ...lock,

@@ -5,7 +5,7 @@ import { readBody } from './body.js';
 import { mayChange } from './conditions.js';
 import type { PropPatchOp } from './deadProps.js';
 import { DavError, davErrorOf } from './errors.js';
-import { type Exchange, hrefOfResource, mustWrite, resourceOf, sendXml } from './exchange.js';
+import { type Exchange, hrefOfResource, mustWrite, type Resource, resourceOf, sendXml } from './exchange.js';
 import { LIVE_NAMES } from './liveProps.js';
 import {
   DAV_NS,
@@ -64,6 +64,8 @@ export async function proppatch(x: Exchange): Promise<void> {
     }
   }
 
+  if (!failed) await keepWindowsTime(r, ops);
+
   // One propstat per status, each property named once.
   const groups = new Map<number, Map<string, string>>();
   for (const [i, o] of ops.entries()) {
@@ -84,4 +86,19 @@ export async function proppatch(x: Exchange): Promise<void> {
     out += '</D:propstat>';
   }
   sendXml(x, 207, `${out}</D:response></D:multistatus>\n`);
+}
+
+const MS_NS = 'urn:schemas-microsoft-com:';
+
+/**
+ * Windows Explorer sets a copied file's time as `Win32LastModifiedTime` (an HTTP date) right
+ * after its PUT: kept as a dead property and, best effort, as the file's modification time, so
+ * the listing shows the original's time as it does on a local disk.
+ */
+async function keepWindowsTime(r: Resource, ops: readonly PropPatchOp[]): Promise<void> {
+  const set = ops.find((o) => o.op === 'set' && o.prop.ns === MS_NS && o.prop.name === 'Win32LastModifiedTime');
+  if (set?.op !== 'set') return;
+  const ms = Date.parse(set.prop.xml.replace(/<[^>]*>/g, ''));
+  if (Number.isNaN(ms)) return;
+  await r.storage.setMtime(r.path, ms).catch(() => undefined);
 }
