@@ -150,7 +150,7 @@ export function normalizePathPrefix(raw: string): string | undefined {
 }
 
 /** A mount's name is one folder name in every client's path: what a storage path segment allows. */
-export function isMountName(name: string): boolean {
+export function isDavMountName(name: string): boolean {
   return (
     name.length > 0 &&
     name !== '.' &&
@@ -164,7 +164,7 @@ export function isMountName(name: string): boolean {
 }
 
 /** A Basic-auth user name: the part before the first colon, so no colon in it. */
-export const isUserName = (name: string): boolean => name.length > 0 && !name.includes(':') && !CONTROL.test(name);
+export const isDavUserName = (name: string): boolean => name.length > 0 && !name.includes(':') && !CONTROL.test(name);
 
 const accessLevel = z.enum(['rw', 'ro']);
 export type WebdavAccessLevel = z.infer<typeof accessLevel>;
@@ -177,7 +177,7 @@ const mountShape = {
     .min(1, 'mountNameRequired')
     .max(L.name.max)
     .transform((s) => s.normalize('NFC'))
-    .refine(isMountName, 'mountNameInvalid'),
+    .refine(isDavMountName, 'mountNameInvalid'),
   /** The storage management entry's key. */
   storage: z.string().trim().min(1, 'storageRequired').max(32),
   enabled: z.boolean().default(true),
@@ -189,7 +189,7 @@ export const webdavMountInputSchema = z.object(mountShape);
 export const webdavMountSchema = z.object({ key: z.string().regex(KEY), ...mountShape });
 
 const userShape = {
-  name: z.string().trim().min(1, 'userNameRequired').max(L.name.max).refine(isUserName, 'userNameInvalid'),
+  name: z.string().trim().min(1, 'userNameRequired').max(L.name.max).refine(isDavUserName, 'userNameInvalid'),
   enabled: z.boolean().default(true),
   /** Per mount key: read-write or read-only; a mount not listed is not visible to the user. */
   access: z.record(z.string().regex(KEY), accessLevel).default({}),

@@ -1,6 +1,6 @@
 // Add or edit a mount: its folder name (what clients see at the top), the storage it shows, and
 // whether anonymous clients may read it (when anonymous read is on). A refusal lands on its field.
-import { isMountName, WEBDAV_LIMITS as L, type WebdavMount, type WebdavMountInput } from '@lucky/shared';
+import { isDavMountName, WEBDAV_LIMITS as L, type WebdavMount, type WebdavMountInput } from '@lucky/shared';
 import { App, Form, Input, Modal, Select, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -80,7 +80,7 @@ export function MountDialog({ open, mount, storages, anonymous, onClose, onSaved
             { required: true, whitespace: true, message: t('webdav.err_mountNameRequired') },
             {
               validator: (_, v: string) =>
-                !v?.trim() || isMountName(v.trim())
+                !v?.trim() || isDavMountName(v.trim())
                   ? Promise.resolve()
                   : Promise.reject(new Error(t('webdav.err_mountNameInvalid'))),
             },

@@ -1,7 +1,7 @@
 // Add or edit a user: name, password (required for a new user; left empty it keeps the stored one,
 // which is never shown), switch, and per mount no access, read-only or read-write.
 import {
-  isUserName,
+  isDavUserName,
   WEBDAV_LIMITS as L,
   type WebdavMount,
   type WebdavUserInput,
@@ -103,7 +103,7 @@ export function UserDialog({ open, user, mounts, onClose, onSaved }: UserDialogP
             { required: true, whitespace: true, message: t('webdav.err_userNameRequired') },
             {
               validator: (_, v: string) =>
-                !v?.trim() || isUserName(v.trim())
+                !v?.trim() || isDavUserName(v.trim())
                   ? Promise.resolve()
                   : Promise.reject(new Error(t('webdav.err_userNameInvalid'))),
             },
