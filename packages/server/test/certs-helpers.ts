@@ -11,7 +11,7 @@ export interface TestCert {
 
 export async function makeCert(
   names: string[],
-  opts: { notBefore?: Date; notAfter?: Date; cn?: string; san?: boolean } = {},
+  opts: { notBefore?: Date; notAfter?: Date; cn?: string; san?: boolean; ips?: string[] } = {},
 ): Promise<TestCert> {
   const pems = await generate([{ name: 'commonName', value: opts.cn ?? names[0] ?? 'test' }], {
     keyType: 'ec',
@@ -24,7 +24,13 @@ export async function makeCert(
         ? [{ name: 'basicConstraints', cA: false }]
         : [
             { name: 'basicConstraints', cA: false },
-            { name: 'subjectAltName', altNames: names.map((value) => ({ type: 2 as const, value })) },
+            {
+              name: 'subjectAltName',
+              altNames: [
+                ...names.map((value) => ({ type: 2 as const, value })),
+                ...(opts.ips ?? []).map((ip) => ({ type: 7 as const, ip })),
+              ],
+            },
           ],
   });
   return { cert: pems.cert, key: pems.private };

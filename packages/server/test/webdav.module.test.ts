@@ -104,6 +104,22 @@ describe('settings, mounts and users through the API', () => {
     expect((await dav.call('DELETE', `/api/webdav/users/${bob}`)).body.ret).toBe(0);
   });
 
+  it('a settings change names only what changes: the rest, the prefix and the certificate included, stays', async () => {
+    const set = (patch: unknown) => dav.call('PUT', '/api/webdav/settings', patch);
+    expect((await set({ pathPrefix: '/dav/', tls: { certificate: 'nas.test' } })).body.settings).toMatchObject({
+      pathPrefix: '/dav',
+      tls: { enabled: false, certificate: 'nas.test' },
+    });
+    const after = (await set({ maxConnections: 500 })).body.settings;
+    expect(after).toMatchObject({
+      pathPrefix: '/dav',
+      tls: { enabled: false, certificate: 'nas.test' },
+      maxConnections: 500,
+    });
+    const back = (await set({ pathPrefix: '/', tls: { certificate: '' }, maxConnections: 1024 })).body.settings;
+    expect(back).toMatchObject({ pathPrefix: '/', tls: { certificate: '' }, lanOnly: true });
+  });
+
   it('the status says where it listens and warns that passwords cross plain HTTP', async () => {
     const st = (await dav.call('GET', '/api/webdav/status')).body;
     expect(st).toMatchObject({ ret: 0, enabled: true, status: { state: 'running', port: dav.port, scheme: 'http' } });

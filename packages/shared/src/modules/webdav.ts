@@ -221,6 +221,31 @@ export const webdavUserInputSchema = z.object({
     }),
 });
 
+const tlsShape = {
+  /** HTTPS only on the port (h2 by ALPN); plain HTTP connections are refused. */
+  enabled: z.boolean().default(false),
+  /**
+   * The name whose certificate answers clients that send no server name (an IP address typed
+   * in); '' = the store's default. A client that sends a name gets that name's certificate.
+   */
+  certificate: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253)
+    .refine((n) => n === '' || isHostName(n.replace(/^\*\./, '')), 'certificateInvalid')
+    .default(''),
+};
+
+/** `/` or `/a/b`, stored in its normal form (no trailing slash). */
+const pathPrefixSchema = z
+  .string()
+  .max(L.pathPrefix.max)
+  .superRefine((p, ctx) => {
+    if (normalizePathPrefix(p) === undefined) ctx.addIssue({ code: 'custom', message: 'pathPrefixInvalid' });
+  })
+  .transform((p) => normalizePathPrefix(p) ?? '/');
+
 const settingsShape = {
   /** The module switch; off by default: a file server publishes nothing before the owner sets it up. */
   ...moduleSwitchShape(false),
@@ -232,32 +257,9 @@ const settingsShape = {
     .default('')
     .refine((a) => a === '' || isIp(a.replace(/^\[|\]$/g, '')), 'listenAddressInvalid'),
   network: z.enum(NETWORK_TYPES).default('tcp'),
-  tls: z
-    .object({
-      /** HTTPS only on the port (h2 by ALPN); plain HTTP connections are refused. */
-      enabled: z.boolean().default(false),
-      /**
-       * The name whose certificate answers clients that send no server name (an IP address typed
-       * in); '' = the store's default. A client that sends a name gets that name's certificate.
-       */
-      certificate: z
-        .string()
-        .trim()
-        .toLowerCase()
-        .max(253)
-        .refine((n) => n === '' || isHostName(n.replace(/^\*\./, '')), 'certificateInvalid')
-        .default(''),
-    })
-    .prefault({}),
+  tls: z.object(tlsShape).prefault({}),
   /** The URL path the server answers under ('/' or e.g. '/dav', for publishing through a web service rule). */
-  pathPrefix: z
-    .string()
-    .max(L.pathPrefix.max)
-    .default('/')
-    .superRefine((p, ctx) => {
-      if (normalizePathPrefix(p) === undefined) ctx.addIssue({ code: 'custom', message: 'pathPrefixInvalid' });
-    })
-    .transform((p) => normalizePathPrefix(p) ?? '/'),
+  pathPrefix: pathPrefixSchema.default('/'),
   /** Only clients on the LAN (loopback, RFC 1918, link-local, ULA) connect; on by default. */
   lanOnly: z.boolean().default(true),
   /** Non-empty: only these addresses / CIDRs connect (LAN only still applies when on). */
@@ -328,8 +330,11 @@ export const webdavSettingsPatchSchema = z.object({
   port: settingsShape.port.unwrap().optional(),
   address: settingsShape.address.unwrap().optional(),
   network: settingsShape.network.unwrap().optional(),
-  tls: settingsShape.tls.unwrap().optional(),
-  pathPrefix: settingsShape.pathPrefix.optional(),
+  /** Partial: the fields sent replace the stored ones. */
+  tls: z
+    .object({ enabled: tlsShape.enabled.unwrap().optional(), certificate: tlsShape.certificate.unwrap().optional() })
+    .optional(),
+  pathPrefix: pathPrefixSchema.optional(),
   lanOnly: z.boolean().optional(),
   allowList: cidrList.optional(),
   blockList: cidrList.optional(),

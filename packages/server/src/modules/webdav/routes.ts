@@ -89,7 +89,11 @@ export function registerWebdavRoutes(r: Routes, api: ModuleApi<WebdavConfig>): v
       serial(async () => {
         const prev = api.config();
         const patch = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined));
-        await api.saveConfig({ ...prev, ...patch });
+        const tls = {
+          ...prev.tls,
+          ...Object.fromEntries(Object.entries(input.body.tls ?? {}).filter(([, v]) => v !== undefined)),
+        };
+        await api.saveConfig({ ...prev, ...patch, tls });
         return settings();
       }),
   });
