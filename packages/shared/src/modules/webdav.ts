@@ -98,6 +98,7 @@ export const WEBDAV_LOG = {
   authLocked: '{client}: too many failed sign-ins, refused for {seconds} s',
   authBusy: '{client}: too many sign-ins at once, refused',
   request: '{client} {user} {method} {path} → {status} ({bytes} bytes)',
+  requestCut: '{client} {user} {method} {path}: cut off before the answer was whole',
   handlerError: '{client} {method} {path}: {detail}',
   bodyStalled: '{client} {method} {path}: the request body stalled for {seconds} s, closed',
 } as const;

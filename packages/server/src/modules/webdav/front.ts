@@ -222,14 +222,17 @@ export class Front {
       const path = logPath(req.url);
       const length = Number(req.headers['content-length'] ?? 0) || 0;
       res.once('close', () => {
-        this.hooks.log(4, 'request', {
-          client,
-          user: who.user || '-',
-          method,
-          path,
-          status: res.writableFinished ? res.statusCode : 'cut off',
-          bytes: method === 'PUT' ? length : 0,
-        });
+        const user = who.user || '-';
+        if (!res.writableFinished) this.hooks.log(3, 'requestCut', { client, user, method, path });
+        else
+          this.hooks.log(4, 'request', {
+            client,
+            user,
+            method,
+            path,
+            status: res.statusCode,
+            bytes: method === 'PUT' ? length : 0,
+          });
       });
     }
     try {

@@ -53,6 +53,8 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
   private bound?: string;
   private bind: { state: 'idle' } | BindState = { state: 'idle' };
   private loggedReason?: string;
+  /** The last `listening` line's params (a reload that changes nothing of it says nothing). */
+  private announced?: string;
   private meter = new TrafficMeter();
   private sampler?: NodeJS.Timeout;
   private readonly locks: LockManager;
@@ -116,7 +118,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
     const key = bindKey(config);
     if (this.listener && this.bound === key) {
       this.listener.configure(listenOptions(config));
-      if (this.bind.state === 'bound') this.line(4, 'listening', this.listeningParams(this.bind.target));
+      if (this.bind.state === 'bound') this.announce(this.bind.target);
       return Promise.resolve();
     }
     return this.rebind(config);
@@ -152,6 +154,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
     this.bound = undefined;
     this.bind = { state: 'idle' };
     this.loggedReason = undefined;
+    this.announced = undefined;
     await listener?.close();
   }
 
@@ -194,7 +197,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
       this.loggedReason = undefined;
       this.sampler ??= this.ctx.setInterval(() => this.sample(), SAMPLE_MS);
       this.sampler.unref?.();
-      this.line(4, 'listening', this.listeningParams(state.target));
+      this.announce(state.target);
       return;
     }
     if (state.state === 'failed') {
@@ -212,12 +215,17 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
     }
   }
 
-  private listeningParams(t: Required<BindTarget>): Record<string, unknown> {
-    return {
+  /** Says where and how it listens, once per change of address, scheme or prefix. */
+  private announce(t: Required<BindTarget>): void {
+    const params = {
       address: t.host.includes(':') ? `[${t.host}]:${t.port}` : `${t.host}:${t.port}`,
       scheme: this.config.tls.enabled ? 'https' : 'http',
       prefix: this.config.pathPrefix,
     };
+    const id = JSON.stringify(params);
+    if (id === this.announced) return;
+    this.announced = id;
+    this.line(4, 'listening', params);
   }
 
   private sample(): void {
