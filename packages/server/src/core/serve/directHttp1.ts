@@ -433,6 +433,10 @@ class DirectConnection {
     this.headSeen = 0;
     process.nextTick(() => ex.res.emit('close'));
     if (this.held) process.nextTick(() => this.next());
+    // A body whose last chunk filled the request's buffer paused the socket (kOnBody), and an
+    // ended Readable never asks `_read` again: without this the next request on the connection
+    // would never be read (a large WebDAV PUT followed by anything on the same connection hung).
+    else this.socket.resume();
   }
 
   /** Go on with held bytes: parse them here, or hand the socket over. */
