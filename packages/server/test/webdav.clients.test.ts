@@ -29,10 +29,14 @@ async function litmus(
   url: string,
   suites: string[],
 ): Promise<{ suites: Record<string, Suite>; warnings: string[]; out: string }> {
+  // litmus writes its debug.log into its working directory: a temp folder, not the checkout.
+  const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'lucky-litmus-'));
   const r = await run('litmus', [url, 'alice', 'alice-password'], {
+    cwd,
     env: { ...process.env, TESTS: suites.join(' ') },
     maxBuffer: 8 * 1024 * 1024,
   }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+  await fs.rm(cwd, { recursive: true, force: true });
   const out = `${r.stdout}${r.stderr}`;
   const found: Record<string, Suite> = {};
   for (const m of out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)) {
