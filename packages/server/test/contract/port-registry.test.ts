@@ -49,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => pf?.close());
 
 describe('contract: every listener is in the port registry', () => {
-  it('the admin port, port forwarding and web service listeners are all registered with their owner', async () => {
+  it('the admin port, port forwarding, web service and WebDAV listeners are all registered with their owner', async () => {
     const pfPort = await freePort();
     const rpPort = await freePort();
     const rule = await pf.call('POST', '/api/portforward/rules', {
@@ -68,6 +68,9 @@ describe('contract: every listener is in the port registry', () => {
       defaultRule: { serviceType: 'text', text: 'ok' },
     });
     expect(web.body.ret, JSON.stringify(web.body)).toBe(0);
+    const davPort = await freePort();
+    const dav = await pf.call('PUT', '/api/webdav/settings', { enabled: true, address: '127.0.0.1', port: davPort });
+    expect(dav.body.status?.state, JSON.stringify(dav.body)).toBe('running');
 
     const claims = pf.s.server.core.ports.list();
     const known = (b: Bound) => claims.some((c) => c.proto === b.proto && c.port === b.port);
@@ -81,6 +84,7 @@ describe('contract: every listener is in the port registry', () => {
       ]),
     );
     expect(opened).toEqual(expect.arrayContaining([{ proto: 'tcp', port: rpPort }]));
+    expect(opened).toEqual(expect.arrayContaining([{ proto: 'tcp', port: davPort }]));
     expect(opened.filter((b) => !known(b))).toEqual([]);
     const owners = Object.fromEntries(claims.map((c) => [`${c.proto}/${c.port}`, c.owner.module]));
     expect(owners).toMatchObject({
@@ -88,6 +92,7 @@ describe('contract: every listener is in the port registry', () => {
       [`tcp/${pfPort}`]: 'portforward',
       [`udp/${pfPort}`]: 'portforward',
       [`tcp/${rpPort}`]: 'reverseproxy',
+      [`tcp/${davPort}`]: 'webdav',
     });
   });
 });

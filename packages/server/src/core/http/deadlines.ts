@@ -35,15 +35,17 @@ const REQUEST_MS = 300_000;
  * `headersTimeout` at all: node starts that check on 'listening'. Start it here, with a check
  * every second so a short time-out holds. `setHeaderTimeout` may be called again to change it.
  */
-export function checkHeadTimeouts(server: http.Server, headerMs: number): void {
-  setHeaderTimeout(server, headerMs);
+export function checkHeadTimeouts(server: http.Server, headerMs: number, requestMs = REQUEST_MS): void {
+  setHeaderTimeout(server, headerMs, requestMs);
   // Read by node when the check starts (the constructor option, not in the typings as a field).
   (server as http.Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = CHECK_EVERY_MS;
   server.emit('listening');
 }
 
-export function setHeaderTimeout(server: http.Server, headerMs: number): void {
-  if (server.headersTimeout === headerMs) return;
-  server.requestTimeout = Math.max(REQUEST_MS, headerMs + 1);
+/** `requestMs`: the whole request (head and body) must have arrived within it (node's requestTimeout). */
+export function setHeaderTimeout(server: http.Server, headerMs: number, requestMs = REQUEST_MS): void {
+  const whole = Math.max(requestMs, headerMs + 1);
+  if (server.headersTimeout === headerMs && server.requestTimeout === whole) return;
+  server.requestTimeout = whole;
   server.headersTimeout = headerMs;
 }

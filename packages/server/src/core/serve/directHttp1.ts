@@ -25,8 +25,8 @@ import {
 
 /** As node:http's server: idle keep-alive connections close after this long… */
 const KEEP_ALIVE_MS = 65_000;
-/** …and a request must have arrived whole within this long (node's requestTimeout). */
-const REQUEST_MS = 300_000;
+/** …and a request must have arrived whole within this long (node's requestTimeout), unless the listener says otherwise. */
+export const REQUEST_MS = 300_000;
 const SWEEP_MS = 5_000;
 
 export interface DirectHost {
@@ -433,6 +433,10 @@ class DirectConnection {
     this.headSeen = 0;
     process.nextTick(() => ex.res.emit('close'));
     if (this.held) process.nextTick(() => this.next());
+    // A body whose last chunk filled the request's buffer paused the socket (kOnBody), and an
+    // ended Readable never asks `_read` again: without this the next request on the connection
+    // would never be read (a large WebDAV PUT followed by anything on the same connection hung).
+    else this.socket.resume();
   }
 
   /** Go on with held bytes: parse them here, or hand the socket over. */
@@ -461,7 +465,7 @@ class DirectConnection {
    * Checked by the sweep: idle too long, a head not whole within `headerMs` of its first bytes
    * (however slowly they trickle), or a request that never finishes arriving.
    */
-  stale(now: number, headerMs: number): boolean {
+  stale(now: number, headerMs: number, requestMs = REQUEST_MS): boolean {
     const ex = this.exchange;
     if (!ex) {
       if (this.headSeen === 0) {
@@ -472,7 +476,7 @@ class DirectConnection {
       if (this.headSeen !== 0 && now - this.headSeen > headerMs) return true;
       return now - this.since > KEEP_ALIVE_MS;
     }
-    return !ex.req.complete && now - ex.started > REQUEST_MS;
+    return !ex.req.complete && now - ex.started > requestMs;
   }
 
   destroy(): void {
@@ -489,6 +493,8 @@ export class DirectPath {
   constructor(
     private readonly host: DirectHost,
     private readonly headerMs: () => number = () => KEEP_ALIVE_MS,
+    /** A request (head and body) must be whole within this long. */
+    private readonly requestMs: () => number = () => REQUEST_MS,
   ) {}
 
   take(socket: net.Socket, handOver: HandOver): void {
@@ -501,7 +507,8 @@ export class DirectPath {
   private sweep(): void {
     const now = Date.now();
     const headerMs = this.headerMs();
-    for (const c of this.connections) if (c.stale(now, headerMs)) c.destroy();
+    const requestMs = this.requestMs();
+    for (const c of this.connections) if (c.stale(now, headerMs, requestMs)) c.destroy();
   }
 
   close(): void {

@@ -8,7 +8,7 @@ import { splitByFirstByte } from '../http/firstByte.js';
 import { readProxyHeader } from '../http/proxyProtocol.js';
 import type { ConnectionGuard } from '../net/connGuard.js';
 import { createIpMatcher } from '../net/lan.js';
-import { DirectPath } from './directHttp1.js';
+import { DirectPath, REQUEST_MS } from './directHttp1.js';
 import { H2Session } from './h2/session.js';
 import { llhttpProblem } from './llhttp.js';
 import type { ServeHandler } from './request.js';
@@ -37,6 +37,16 @@ export interface ListenerOptions {
   h2c: boolean;
   /** Peers whose connections start with a PROXY protocol header (addresses / CIDRs; empty: none). */
   proxyProtocolFrom: readonly string[];
+  /**
+   * The name whose certificate answers a client that sends no server name (an IP address typed
+   * in); unset: the store's default certificate (the WebDAV server lets its owner pick one).
+   */
+  defaultServerName?: string;
+  /**
+   * A request (head and body) must be whole within this long, on every engine; default 300 s (node's
+   * own). The WebDAV server raises it for big uploads and cuts a body that stops arriving itself.
+   */
+  requestMs?: number;
 }
 
 /** Start of the HTTP/2 connection preface (RFC 9113 §3.4): a client speaking h2c by prior knowledge. */
@@ -85,7 +95,11 @@ export class HttpListener {
   ) {
     this.onRequest = handlers.onRequest;
     this.onUpgrade = handlers.onUpgrade;
-    this.direct = new DirectPath({ onRequest: handlers.onRequest }, () => guard.limits().headerMs);
+    this.direct = new DirectPath(
+      { onRequest: handlers.onRequest },
+      () => guard.limits().headerMs,
+      () => this.requestMs,
+    );
     this.configure(opts);
     // noDelay as http.Server would set it: the sockets are accepted here, not by the protocol
     // servers, and Nagle + delayed ACK otherwise stall every keep-alive answer.
@@ -114,12 +128,12 @@ export class HttpListener {
     this.plain?.close();
     this.tlsHttp?.close();
     this.plain = http.createServer({ keepAliveTimeout: 65_000 }, handler);
-    checkHeadTimeouts(this.plain, headerMs);
+    checkHeadTimeouts(this.plain, headerMs, this.requestMs);
     this.plain.on('upgrade', this.onUpgrade);
     this.plain.on('clientError', refuseClient);
     // HTTP/1.1 over TLS: node:http on the decrypted socket.
     const tlsHttp = http.createServer({ keepAliveTimeout: 65_000 }, handler);
-    checkHeadTimeouts(tlsHttp, headerMs);
+    checkHeadTimeouts(tlsHttp, headerMs, this.requestMs);
     this.tlsHttp = tlsHttp;
     tlsHttp.on('upgrade', this.onUpgrade);
     tlsHttp.on('clientError', refuseClient);
@@ -137,7 +151,7 @@ export class HttpListener {
       },
       (socket) => {
         handshakeDone(socket);
-        if (socket.alpnProtocol === 'h2') new H2Session(socket, handler);
+        if (socket.alpnProtocol === 'h2') new H2Session(socket, handler, { requestMs: this.requestMs });
         else tlsHttp.emit('connection', socket);
       },
     );
@@ -147,13 +161,18 @@ export class HttpListener {
 
   private defaultCertId: string | undefined;
 
+  /** The whole-request deadline of the current options. */
+  private get requestMs(): number {
+    return this.opts.requestMs ?? REQUEST_MS;
+  }
+
   /**
    * Node calls SNICallback only when the client sends a server name; a client
    * that connects by IP address gets the server's own context. Keep that one
    * set to the store's default certificate, following additions and renewals.
    */
   private refreshDefaultCertificate(): void {
-    const fallback = this.certs?.pick(undefined);
+    const fallback = this.certs?.pick(this.opts.defaultServerName || undefined);
     const id = fallback ? `${fallback.parsed.fingerprint}:${this.opts.minTlsVersion ?? ''}` : undefined;
     if (!fallback || id === this.defaultCertId) return;
     this.secure.setSecureContext({
@@ -199,8 +218,8 @@ export class HttpListener {
   private route(socket: net.Socket): void {
     const { plain, secure, opts, onRequest } = this;
     const { handshakeMs, headerMs } = this.guard.limits();
-    setHeaderTimeout(plain, headerMs);
-    setHeaderTimeout(this.tlsHttp, headerMs);
+    setHeaderTimeout(plain, headerMs, this.requestMs);
+    setHeaderTimeout(this.tlsHttp, headerMs, this.requestMs);
     splitByFirstByte(socket, headerMs, (s, isTls, first) => {
       if (isTls && opts.listenTypes !== 'http') {
         armHandshakeDeadline(s, handshakeMs);
@@ -208,7 +227,7 @@ export class HttpListener {
         secure.emit('connection', s);
       } else if (!isTls && opts.listenTypes !== 'https') {
         const h2 = opts.h2c && first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE);
-        if (h2) new H2Session(s, onRequest);
+        if (h2) new H2Session(s, onRequest, { requestMs: this.requestMs });
         // node:http serves it all when node's parser failed its self-test (llhttp.ts).
         else if (llhttpProblem) plain.emit('connection', s);
         else this.direct.take(s, (rest) => plain.emit('connection', rest));
@@ -287,6 +306,8 @@ function sameOptions(a: ListenerOptions, b: ListenerOptions): boolean {
     a.minTlsVersion === b.minTlsVersion &&
     a.http2 === b.http2 &&
     a.h2c === b.h2c &&
+    (a.defaultServerName ?? '') === (b.defaultServerName ?? '') &&
+    a.requestMs === b.requestMs &&
     a.proxyProtocolFrom.join(',') === b.proxyProtocolFrom.join(',')
   );
 }

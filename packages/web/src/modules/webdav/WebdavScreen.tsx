@@ -1,164 +1,167 @@
-// The webdav screen: the module switch, the item list with each item's switch, and the
-// add / edit dialog. Server refusals land on their field in the user's language.
-import {
-  SECRET_MASK,
-  type WebdavItemInput,
-  type WebdavItemResponse,
-  type WebdavItemView,
-  type WebdavListResponse,
-} from '@lucky/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+// The WebDAV server (/webdav): status and module switch, the settings, the mounts and users, how to
+// connect from each client, and the log. A banner warns while users sign in over plain HTTP.
+import { FileTextOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { WebdavMount, WebdavUserView } from '@lucky/shared';
+import { Alert, Button, Card, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { del, get, post, put } from '../../api/client';
-import { useFormErrors } from '../../hooks/useFormErrors';
+import { ConnectHelp } from './ConnectHelp';
+import { type ConnectTarget, connectLines } from './connectHelp';
+import { errorText } from './errors';
+import { LogDrawer } from './LogDrawer';
+import { MountDialog } from './MountDialog';
+import { MountsCard } from './MountsCard';
+import { SettingsCard } from './SettingsCard';
+import { StatusCard } from './StatusCard';
+import { UserDialog } from './UserDialog';
+import { UsersCard } from './UsersCard';
+import { useCertNames, useMounts, useSettings, useStatus, useStorages, useUsers, useWebdavActions } from './useWebdav';
+import './webdav.css';
 
-const BASE = 'api/webdav';
-const listKey = ['webdav', 'items'] as const;
+/** A dialog's state: `seq` keys it, so each opening starts from a fresh form. */
+interface DialogState<T> {
+  seq: number;
+  open: boolean;
+  of?: T;
+}
+const opened =
+  <T,>(of?: T) =>
+  (d: DialogState<T>) => ({ seq: d.seq + 1, open: true, of });
+const closed = <T,>(d: DialogState<T>) => ({ ...d, open: false });
+const shut = { seq: 0, open: false };
 
 export default function WebdavScreen() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const list = useQuery({
-    queryKey: listKey,
-    queryFn: ({ signal }) => get<WebdavListResponse>(`${BASE}/items`, { signal }),
-  });
-  const [editing, setEditing] = useState<WebdavItemView | 'new' | undefined>();
-  const [form] = Form.useForm<WebdavItemInput>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['webdav'] });
+  const status = useStatus();
+  const settings = useSettings();
+  const mounts = useMounts();
+  const users = useUsers();
+  const storages = useStorages();
+  const certs = useCertNames();
+  const actions = useWebdavActions();
+  const [mountDialog, setMountDialog] = useState<DialogState<WebdavMount>>(shut);
+  const [userDialog, setUserDialog] = useState<DialogState<WebdavUserView>>(shut);
+  const [logsOpen, setLogsOpen] = useState(false);
 
-  // The one form-error hook: a refusal beside its field in the user's language (webdav.err_<code>),
-  // anything else as a message; a success clears them.
-  const errors = useFormErrors(form, { ns: 'webdav' });
+  const s = settings.data?.settings;
+  const st = status.data;
+  const mountList = mounts.data?.list ?? [];
+  const userList = users.data?.list ?? [];
+  const target: ConnectTarget | undefined = s && {
+    host: hostFor(s.tls.enabled, s.tls.certificate, s.address),
+    port: s.port,
+    https: s.tls.enabled,
+    prefix: s.pathPrefix,
+    user: userList.find((u) => u.enabled)?.name ?? '',
+  };
+  const plainPasswords = st?.status.warnings.some((w) => w.code === 'plainHttpPasswords');
+  const failed = status.isError && !st ? status.error : settings.isError && !s ? settings.error : undefined;
 
-  const open = (item: WebdavItemView | 'new') => {
-    setEditing(item);
-    form.resetFields();
-    if (item !== 'new') form.setFieldsValue(item);
-  };
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      if (editing === 'new') await post<WebdavItemResponse>(`${BASE}/items`, values, { silent: true });
-      else if (editing)
-        await put<WebdavItemResponse>(`${BASE}/items/${encodeURIComponent(editing.key)}`, values, { silent: true });
-      errors.clear();
-      setEditing(undefined);
-      void message.success(t('webdav.saved'));
-      await refresh();
-    } catch (err) {
-      errors.show(err);
-    }
-  };
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      await refresh();
-    } catch {
-      // Not silent: the request client has shown the failure in the user's language.
-      await refresh();
-    }
-  };
-
-  const data = list.data;
   return (
-    <Card
-      title={t('menu.webdav')}
-      data-testid="webdav-screen"
-      extra={
-        <Space>
-          <span>{t('webdav.moduleSwitch')}</span>
-          <Switch
-            data-testid="webdav-module-switch"
-            checked={data?.enabled ?? false}
-            loading={list.isLoading}
-            onChange={(on) => act(() => put(`api/modules/webdav/enabled`, { enabled: on }))}
-          />
-          <Button type="primary" data-testid="webdav-add" onClick={() => open('new')}>
-            {t('webdav.add')}
+    <div className="screen webdav-screen" data-testid="webdav-screen">
+      <div className="webdav-toolbar">
+        <Typography.Title level={4} className="screen-title">
+          {t('webdav.title')}
+        </Typography.Title>
+        <Space wrap>
+          <Button icon={<ReloadOutlined />} loading={status.isFetching} onClick={() => void actions.refresh()}>
+            {t('common.refresh')}
+          </Button>
+          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="webdav-open-logs">
+            {t('webdav.logs')}
           </Button>
         </Space>
-      }
-    >
-      <Table<WebdavItemView>
-        rowKey="key"
-        size="small"
-        loading={list.isLoading}
-        dataSource={data?.list ?? []}
-        locale={{ emptyText: t('webdav.empty') }}
-        columns={[
-          { title: t('webdav.name'), dataIndex: 'name' },
-          {
-            title: t('webdav.host'),
-            dataIndex: 'host',
-            render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
-          },
-          {
-            title: t('webdav.enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean, item) => (
-              <Switch
-                size="small"
-                checked={on}
-                onChange={(v) => act(() => put(`${BASE}/items/${encodeURIComponent(item.key)}/enable`, { enabled: v }))}
-              />
-            ),
-          },
-          {
-            title: t('common.actions'),
-            render: (_v, item) => (
-              <Space>
-                <Button size="small" onClick={() => open(item)}>
-                  {t('webdav.edit')}
-                </Button>
-                <Popconfirm
-                  title={t('webdav.deleteConfirm', { name: item.name })}
-                  onConfirm={() => act(() => del(`${BASE}/items/${encodeURIComponent(item.key)}`))}
-                >
-                  <Button size="small" danger>
-                    {t('webdav.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
+      </div>
+
+      {failed !== undefined && (
+        <Alert type="error" showIcon title={t('webdav.loadError')} description={errorText(failed, t)} />
+      )}
+      {st && !st.enabled && (
+        <Alert
+          type="info"
+          showIcon
+          title={t('webdav.moduleDisabled')}
+          description={t('webdav.moduleDisabledHelp')}
+          data-testid="webdav-module-disabled"
+        />
+      )}
+      {plainPasswords && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('webdav.reason_plainHttpPasswords')}
+          description={t('webdav.plainHttpHelp')}
+          data-testid="webdav-plain-http"
+        />
+      )}
+
+      {st && target && (
+        <StatusCard
+          enabled={st.enabled}
+          status={st.status}
+          url={connectLines(target).url}
+          onToggle={actions.setModuleEnabled}
+        />
+      )}
+      {!st && status.isPending && <Card loading />}
+
+      <MountsCard
+        mounts={mountList}
+        storages={storages.data ?? []}
+        loading={mounts.isPending}
+        onAdd={() => setMountDialog(opened())}
+        onEdit={(m) => setMountDialog(opened(m))}
+        onToggle={actions.setMountEnabled}
+        onDelete={actions.removeMount}
       />
-      <Modal
-        open={editing !== undefined}
-        title={t(editing === 'new' ? 'webdav.add' : 'webdav.edit')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        onOk={save}
-        onCancel={() => setEditing(undefined)}
-        destroyOnHidden
-      >
-        <Form
-          form={form}
-          layout="vertical"
-          onValuesChange={errors.onValuesChange}
-          initialValues={{ name: '', host: '', secret: '', enabled: true }}
-        >
-          <Form.Item
-            name="name"
-            label={t('webdav.name')}
-            rules={[{ required: true, message: t('webdav.err_nameRequired') }]}
-          >
-            <Input data-testid="webdav-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="host" label={t('webdav.host')}>
-            <Input data-testid="webdav-host" />
-          </Form.Item>
-          <Form.Item name="secret" label={t('webdav.secret')} extra={t('webdav.secretHint', { mask: SECRET_MASK })}>
-            <Input.Password data-testid="webdav-secret" autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('webdav.enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </Card>
+      <UsersCard
+        users={userList}
+        mounts={mountList}
+        loading={users.isPending}
+        onAdd={() => setUserDialog(opened())}
+        onEdit={(u) => setUserDialog(opened(u))}
+        onToggle={actions.setUserEnabled}
+        onDelete={actions.removeUser}
+      />
+      {target && <ConnectHelp target={target} />}
+      {s && <SettingsCard key={settings.dataUpdatedAt} settings={s} certNames={certs.data ?? []} />}
+
+      <MountDialog
+        key={`mount-${mountDialog.seq}`}
+        open={mountDialog.open}
+        mount={mountDialog.of}
+        storages={storages.data ?? []}
+        anonymous={s?.anonymousReadOnly ?? false}
+        onClose={() => setMountDialog(closed)}
+        onSaved={() => {
+          setMountDialog(closed);
+          void actions.refresh();
+        }}
+      />
+      <UserDialog
+        key={`user-${userDialog.seq}`}
+        open={userDialog.open}
+        user={userDialog.of}
+        mounts={mountList}
+        onClose={() => setUserDialog(closed)}
+        onSaved={() => {
+          setUserDialog(closed);
+          void actions.refresh();
+        }}
+      />
+      <LogDrawer open={logsOpen} onClose={() => setLogsOpen(false)} onClear={actions.clearLogs} />
+    </div>
   );
+}
+
+/**
+ * The host clients type: over HTTPS the certificate's name (clients check it; a wildcard's
+ * stays the browser's host), a listening address when one is set, else the host this console
+ * was reached by.
+ */
+function hostFor(https: boolean, certificate: string, address: string): string {
+  if (https && certificate && !certificate.startsWith('*.')) return certificate;
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (bare && bare !== '0.0.0.0' && bare !== '::') return bare;
+  return window.location.hostname.replace(/^\[|\]$/g, '') || 'localhost';
 }
