@@ -215,16 +215,23 @@ export async function benchStorage() {
     const loop = (t, seconds) =>
       propfindLoop({ ...cred, base: t.base, path: `/${MOUNT}/many/`, entries: ENTRIES, seconds, minRequests: 2 });
 
-    // Warm-up, not measured: every path once (JIT, page cache, rclone's directory cache).
-    for (const t of dav) {
-      await davGet(t, 'warm.bin', WARMUP_SIZE);
-      await davPut(t, warmSource, WARMUP_SIZE);
-      await loop(t, 0.5);
-    }
-    for (const t of ftp) {
-      await ftpGet(t, 'warm.bin', WARMUP_SIZE);
-      await ftpPut(t, warmSource, WARMUP_SIZE);
-    }
+    // Warm-up, not measured: every path once (JIT, page cache, rclone's directory cache). A server
+    // that fails here is reported and still measured (its rows show what works).
+    const warm = async (t, steps) => {
+      try {
+        for (const step of steps) await step();
+      } catch (err) {
+        console.error(`warm-up, ${t.name}: ${err.message.split('\n')[0]}`);
+      }
+    };
+    for (const t of dav)
+      await warm(t, [
+        () => davGet(t, 'warm.bin', WARMUP_SIZE),
+        () => davPut(t, warmSource, WARMUP_SIZE),
+        () => loop(t, 0.5),
+      ]);
+    for (const t of ftp)
+      await warm(t, [() => ftpGet(t, 'warm.bin', WARMUP_SIZE), () => ftpPut(t, warmSource, WARMUP_SIZE)]);
 
     const mib = `${SIZE / 1048576} MiB`;
     const get = await interleaved('WebDAV GET', dav, (t) => davGet(t, 'big.bin', SIZE));
@@ -233,7 +240,7 @@ export async function benchStorage() {
     const retr = await interleaved('FTP RETR', ftp, (t) => ftpGet(t, 'big.bin', SIZE));
     const stor = await interleaved('FTP STOR', ftp, (t) => ftpPut(t, source, SIZE));
 
-    // Memory: PSS of each server's processes before, with 100 connections / sessions open, after.
+    // Memory: PSS of each server's processes before and with 100 connections / sessions open.
     const memory = async (title, targets, open) => {
       const out = {};
       for (const t of targets) {
