@@ -109,6 +109,9 @@ async function interleaved(title, targets, measure) {
   };
 }
 
+/** The file services this bench measures, by module key (what the rows' names say). */
+const SERVICE_LABELS = { webdav: 'WebDAV', ftpserver: 'FTP' };
+
 export async function benchStorage() {
   ensureBenchDeps();
   if (process.getuid?.() !== 0)
@@ -349,7 +352,10 @@ export async function benchStorage() {
     if (idle) {
       results.push({ name: 'console idle, new config: WebDAV and FTP off (PSS)', value: idle.fresh, unit: 'MB' });
       results.push({
-        name: `console idle, storage + ${['webdav', 'ftpserver'].filter((m) => !ours[m]).join(' + ')} configured and listening (PSS)`,
+        name: `console idle, storage + ${Object.entries(SERVICE_LABELS)
+          .filter(([m]) => !ours[m])
+          .map(([, label]) => label)
+          .join(' + ')} configured and listening (PSS)`,
         value: idle.configured,
         unit: 'MB',
       });
