@@ -76,6 +76,9 @@ export class StoragemanagementRuntime implements ModuleRuntime<Storagemanagement
   status() {
     const all = [...this.open.values()];
     return {
+      // On by default (the file services need its storages), but with nothing open it runs nothing:
+      // the overview says `stopped`, never `running`, as for the web service without rules.
+      ...(all.length === 0 ? { state: 'stopped' as const } : {}),
       details: {
         storages: this.count,
         open: all.length,
