@@ -30,8 +30,14 @@ async function uiLogin(page: Page, password = '666'): Promise<void> {
   await page.getByTestId('login-screen').waitFor();
   await page.getByPlaceholder(zh.login.accountPlaceholder).fill('666');
   await page.getByPlaceholder(zh.login.passwordPlaceholder).fill(password);
+  // The shell builds its menus from the module list it asks for after the login: a menu opened
+  // before that answer is rebuilt under the click (the log item of the top-bar dropdown was hit
+  // while being replaced, and no dialog opened).
+  const moduleList = page.waitForResponse((r) => r.url().includes('/api/modules/list'));
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/#\/status/);
+  await moduleList;
+  await page.waitForLoadState('networkidle');
 }
 
 /** "WxH" of an element, rounded; polled until the opening animation is over. */
