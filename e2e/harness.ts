@@ -141,3 +141,26 @@ export async function still(page: Page, timeout = 5000): Promise<void> {
 
 /** A self-signed certificate and key as PEM files (scripts/self-signed-cert.mjs, shared with the benchmarks). */
 export { selfSignedCert } from '../scripts/self-signed-cert.mjs';
+
+/**
+ * Picks the option titled `label` in the antd select with this test id, and waits until the select
+ * shows it. A click that lands while the dropdown is still sliding in can miss the option (the
+ * list closes with nothing chosen), so the choice is checked and, if it did not take, made again.
+ */
+export async function chooseOption(page: Page, testId: string, label: string): Promise<void> {
+  const select = page.getByTestId(testId);
+  const shows = async () => (await select.innerText()).trim() === label;
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    const option = page.locator('.ant-select-dropdown:visible').getByTitle(label, { exact: true });
+    await option.waitFor();
+    await still(page).catch(() => {});
+    await option.click();
+    try {
+      await waitFor(shows, { timeout: 3000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, freePort, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import { apiLogin, chooseOption, freePort, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -96,8 +96,7 @@ describe('WebDAV screen', () => {
     await page.getByTestId('webdav-user-save').click();
     await itemOf(page, 'webdav-user-password').getByText('密码至少需要 6 个字符').waitFor();
     await page.getByTestId('webdav-user-password').fill('alice-password');
-    await page.getByTestId('webdav-access-photos').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(zh.webdav.access_rw).click();
+    await chooseOption(page, 'webdav-access-photos', zh.webdav.access_rw);
     await shot(page, 'webdav-user-dialog-1300-zh', { fullPage: false });
     await page.getByTestId('webdav-user-save').click();
     await page.getByTestId('webdav-user-name').waitFor({ state: 'detached' });
