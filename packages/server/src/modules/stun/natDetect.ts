@@ -52,6 +52,9 @@ export async function detectNat(body: Required<StunNatTypeBody>, signal: AbortSi
             }
           : {}),
         tcpTimeoutMs: body.timeoutMs,
+        // The rule's time-out bounds each UDP test too: RFC 5780's schedule (4 requests at RTO,
+        // 2 RTO, 4 RTO, then 6 RTO of waiting) spans 13 RTOs, so a lost test costs `timeoutMs`.
+        timing: { rtoMs: Math.max(40, Math.round(body.timeoutMs / 13)), rc: 4, rm: 6 },
         signal,
       });
       last = { result, server: entry };
