@@ -7,7 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, chooseOption, freePort, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import {
+  apiLogin,
+  chooseOption,
+  freePort,
+  launchBrowser,
+  newPage,
+  type Program,
+  shot,
+  startProgram,
+  zh,
+} from './harness.js';
 
 let browser: Browser;
 let program: Program;

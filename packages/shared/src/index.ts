@@ -5,6 +5,7 @@ export * from './format.js';
 export * from './limits.js';
 export * from './modules/ddns.js';
 export * from './modules/fieldIssue.js';
+export * from './modules/filebrowser.js';
 export * from './modules/ftpserver.js';
 export * from './modules/portforward.js';
 export * from './modules/reverseproxy.js';

@@ -31,6 +31,7 @@ export const BUILT_MODULES = [
   'storagemanagement',
   'webdav',
   'ftpserver',
+  'filebrowser',
   // new-module: keys above this line
 ] as const satisfies readonly ModuleKey[];
 export type BuiltModule = (typeof BUILT_MODULES)[number];

@@ -1,10 +1,10 @@
 import { BUILT_MODULES, type BuiltModule } from '@lucky/shared';
 import type { ModuleDefinition } from '../core/modules/types.js';
 import { ddnsModule } from './ddns/index.js';
+import { filebrowserModule } from './filebrowser/index.js';
 import { ftpserverModule } from './ftpserver/index.js';
 import { portforwardModule } from './portforward/index.js';
 import { reverseproxyModule } from './reverseproxy/index.js';
-
 import { storagemanagementModule } from './storagemanagement/index.js';
 import { stunModule } from './stun/index.js';
 import { webdavModule } from './webdav/index.js';
@@ -25,6 +25,7 @@ const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
   storagemanagement: storagemanagementModule,
   webdav: webdavModule,
   ftpserver: ftpserverModule,
+  filebrowser: filebrowserModule,
   // new-module: definitions above this line
 };
 

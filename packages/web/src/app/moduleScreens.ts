@@ -21,6 +21,7 @@ export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   storagemanagement: { screen: lazy(() => import('../modules/storagemanagement/StoragemanagementScreen')) },
   webdav: { screen: lazy(() => import('../modules/webdav/WebdavScreen')) },
   ftpserver: { screen: lazy(() => import('../modules/ftpserver/FtpserverScreen')) },
+  filebrowser: { screen: lazy(() => import('../modules/filebrowser/FilebrowserScreen')) },
   // new-module: screens above this line
 };
 

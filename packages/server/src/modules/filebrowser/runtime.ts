@@ -1,0 +1,47 @@
+import type { FilebrowserConfig, FilebrowserLogCode, LogLevel } from '@lucky/shared';
+import { filebrowserLogText } from '@lucky/shared';
+import { RuleLog } from '../../core/logs/ruleLog.js';
+import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+
+/** Lines kept in the module's log. */
+const LOG_CAPACITY = 2000;
+
+/**
+ * The running file manager. It holds no listener: what it keeps is the module's log and the
+ * services the routes use (read tickets, thumbnails, uploads, share links), each in its own file.
+ * The supervisor starts it only while the switch is on; off, every file route answers
+ * `moduleDisabled`.
+ */
+export class FilebrowserRuntime implements ModuleRuntime<FilebrowserConfig> {
+  config!: FilebrowserConfig;
+  readonly log: RuleLog;
+
+  constructor(readonly ctx: ModuleContext) {
+    this.log = new RuleLog({ level: 4, capacity: LOG_CAPACITY, toConsole: false }, ctx.log);
+  }
+
+  async start(config: FilebrowserConfig): Promise<void> {
+    this.config = config;
+  }
+
+  async reload(next: FilebrowserConfig): Promise<void> {
+    this.config = next;
+  }
+
+  async stop(): Promise<void> {}
+
+  /** A coded line in the module's log. */
+  line(level: LogLevel, code: FilebrowserLogCode, params: Record<string, unknown>): void {
+    this.log.coded(level, code, params, filebrowserLogText(code, params));
+  }
+
+  status() {
+    const storages = this.ctx.storages.list().length;
+    return {
+      // On by default, but with no storage to show it serves nothing: `stopped`, as storage
+      // management with nothing open.
+      ...(storages === 0 ? { state: 'stopped' as const } : {}),
+      details: { storages, shares: this.config?.shares.length ?? 0 },
+    };
+  }
+}
