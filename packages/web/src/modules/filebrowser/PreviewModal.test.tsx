@@ -4,12 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
-import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { confirmDialog } from '../../test/antd';
+import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { PreviewModal } from './PreviewModal';
 
 let net: FakeFetch;
+// No pause between typed keys: the tests wait on the page, not on time.
+const user = userEvent.setup({ delay: null });
 
 const file = (name: string, type: FilebrowserEntry['type'], size = 10): FilebrowserEntry => ({
   name,
@@ -85,7 +87,7 @@ describe('PreviewModal', () => {
     // Three images among ten entries: b.png is the second.
     expect(screen.getByTestId('fb-gallery-position').textContent).toBe('2 / 3');
 
-    await userEvent.click(screen.getByTestId('fb-gallery-next'));
+    await user.click(screen.getByTestId('fb-gallery-next'));
     expect(src().get('path')).toBe('/photos/c.gif');
     expect((screen.getByTestId('fb-gallery-next') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.keyDown(window, { key: 'ArrowLeft' });
@@ -98,7 +100,7 @@ describe('PreviewModal', () => {
 
     const stage = () => screen.getByTestId('fb-gallery-image').parentElement as HTMLElement;
     expect(stage().classList.contains('fb-gallery-actual')).toBe(false);
-    await userEvent.click(screen.getByTestId('fb-gallery-zoom'));
+    await user.click(screen.getByTestId('fb-gallery-zoom'));
     expect(stage().classList.contains('fb-gallery-actual')).toBe(true);
     expect(screen.getByTestId('fb-gallery-zoom').getAttribute('aria-pressed')).toBe('true');
     // The download is the same file as an attachment.
@@ -177,22 +179,25 @@ describe('PreviewModal', () => {
     serveTexts('line\n');
     net.route('api/filebrowser/text', { body: { ret: 0, entry: { ...file('notes.md', 'text'), etag: '"v2"' } } });
     const { onSaved } = open('notes.md');
-    await userEvent.click(await screen.findByTestId('fb-text-edit'));
+    await user.click(await screen.findByTestId('fb-text-edit'));
     const area = screen.getByTestId('fb-editor-area') as HTMLTextAreaElement;
     expect(area.value).toBe('line\n');
-    area.setSelectionRange(0, 0);
-    await userEvent.type(area, '{Tab}x', { initialSelectionStart: 0, initialSelectionEnd: 0 });
-    expect(area.value).toBe('  xline\n');
-    expect(area.selectionStart).toBe(3);
+    area.focus();
+    area.setSelectionRange(2, 2);
+    fireEvent.keyDown(area, { key: 'Tab' });
+    expect(area.value).toBe('li  ne\n');
+    // The caret stays after the spaces, and the focus in the editor.
+    expect(area.selectionStart).toBe(4);
+    expect(document.activeElement).toBe(area);
     fireEvent.keyDown(area, { key: 's', ctrlKey: true });
     await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
     expect(textPosts()).toEqual([
-      { storage: 'S1', path: '/photos/notes.md', content: '  xline\n', mode: 'replace', etag: '"v1"' },
+      { storage: 'S1', path: '/photos/notes.md', content: 'li  ne\n', mode: 'replace', etag: '"v1"' },
     ]);
     // Back in the view with the saved text; a second save would send the new version.
-    expect((await screen.findByTestId('fb-text-highlighted')).textContent).toBe('  xline\n');
-    await userEvent.click(screen.getByTestId('fb-text-edit'));
-    await userEvent.click(screen.getByTestId('fb-editor-save'));
+    expect((await screen.findByTestId('fb-text-highlighted')).textContent).toBe('li  ne\n');
+    await user.click(screen.getByTestId('fb-text-edit'));
+    await user.click(screen.getByTestId('fb-editor-save'));
     await waitFor(() => expect(textPosts()).toHaveLength(2));
     expect(textPosts()[1].etag).toBe('"v2"');
   });
@@ -208,21 +213,26 @@ describe('PreviewModal', () => {
         : { body: { ret: 0, entry: file('x', 'text') } },
     );
     const { onSaved } = open('notes.md');
-    await userEvent.click(await screen.findByTestId('fb-text-edit'));
+    await user.click(await screen.findByTestId('fb-text-edit'));
     const area = screen.getByTestId('fb-editor-area') as HTMLTextAreaElement;
-    await userEvent.type(area, 'mine');
-    await userEvent.click(screen.getByTestId('fb-editor-save'));
+    await user.type(area, 'mine');
+    await user.click(screen.getByTestId('fb-editor-save'));
     const conflict = await screen.findByTestId('fb-editor-conflict');
     expect(conflict.textContent).toContain('文件在打开后已被修改');
     expect(area.value).toBe('old\nmine');
     expect(onSaved).not.toHaveBeenCalled();
 
-    await userEvent.click(within(conflict).getByTestId('fb-editor-save-as'));
+    await user.click(within(conflict).getByTestId('fb-editor-save-as'));
     const name = screen.getByTestId('fb-editor-save-as-name') as HTMLInputElement;
     expect(name.value).toBe('notes (修改).md');
-    await userEvent.click(screen.getByTestId('fb-editor-save-as-ok'));
+    await user.click(screen.getByTestId('fb-editor-save-as-ok'));
     await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
-    expect(textPosts()[1]).toEqual({ storage: 'S1', path: '/photos/notes (修改).md', content: 'old\nmine', mode: 'create' });
+    expect(textPosts()[1]).toEqual({
+      storage: 'S1',
+      path: '/photos/notes (修改).md',
+      content: 'old\nmine',
+      mode: 'create',
+    });
   });
 
   it('a file changed on disk meanwhile: “reload” drops the edits and reads the new version', async () => {
@@ -232,10 +242,10 @@ describe('PreviewModal', () => {
       body: { ret: 1, code: 'changedOnDisk', field: 'etag', params: {}, msg: 'the file changed' },
     });
     open('notes.md');
-    await userEvent.click(await screen.findByTestId('fb-text-edit'));
-    await userEvent.type(screen.getByTestId('fb-editor-area'), 'mine');
-    await userEvent.click(screen.getByTestId('fb-editor-save'));
-    await userEvent.click(await screen.findByTestId('fb-editor-reload'));
+    await user.click(await screen.findByTestId('fb-text-edit'));
+    await user.type(screen.getByTestId('fb-editor-area'), 'mine');
+    await user.click(screen.getByTestId('fb-editor-save'));
+    await user.click(await screen.findByTestId('fb-editor-reload'));
     expect((await screen.findByTestId('fb-text-highlighted')).textContent).toBe('theirs\n');
     expect(fileCalls()).toHaveLength(2);
   });
@@ -243,13 +253,13 @@ describe('PreviewModal', () => {
   it('closing with unsaved edits asks first', async () => {
     serveTexts('old\n');
     const { onClose } = open('notes.md');
-    await userEvent.click(await screen.findByTestId('fb-text-edit'));
-    await userEvent.type(screen.getByTestId('fb-editor-area'), 'x');
-    await userEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    await user.click(await screen.findByTestId('fb-text-edit'));
+    await user.type(screen.getByTestId('fb-editor-area'), 'x');
+    await user.click(document.querySelector('.ant-modal-close') as HTMLElement);
     const dialog = await confirmDialog();
     expect(dialog.getAllByText('放弃未保存的修改?').length).toBeGreaterThan(0);
     expect(onClose).not.toHaveBeenCalled();
-    await userEvent.click(dialog.getByRole('button', { name: '放弃' }));
+    await user.click(dialog.getByRole('button', { name: '放弃' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
   });
 
@@ -257,7 +267,7 @@ describe('PreviewModal', () => {
     serveTexts('old\n');
     const { onClose } = open('notes.md');
     await screen.findByTestId('fb-text-highlighted');
-    await userEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    await user.click(document.querySelector('.ant-modal-close') as HTMLElement);
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
