@@ -257,7 +257,7 @@ describe('PreviewModal', () => {
     await user.type(screen.getByTestId('fb-editor-area'), 'x');
     await user.click(document.querySelector('.ant-modal-close') as HTMLElement);
     const dialog = await confirmDialog();
-    expect(dialog.getAllByText('放弃未保存的修改?').length).toBeGreaterThan(0);
+    expect(dialog.getAllByText('放弃未保存的修改？').length).toBeGreaterThan(0);
     expect(onClose).not.toHaveBeenCalled();
     await user.click(dialog.getByRole('button', { name: '放弃' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
