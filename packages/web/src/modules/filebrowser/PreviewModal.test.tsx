@@ -271,3 +271,19 @@ describe('PreviewModal', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('PreviewModal on a phone', () => {
+  const width = window.innerWidth;
+  afterEach(() => {
+    window.innerWidth = width;
+  });
+
+  it('takes the whole window', async () => {
+    window.innerWidth = 390;
+    open('a.jpg');
+    await screen.findByTestId('fb-gallery-image');
+    const dialog = document.querySelector('.ant-modal') as HTMLElement;
+    expect(dialog.classList.contains('dialog-full')).toBe(true);
+    expect(dialog.style.width).toBe('100vw');
+  });
+});

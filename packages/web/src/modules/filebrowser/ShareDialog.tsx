@@ -2,14 +2,14 @@
 // link to copy. The link is this console's address, so it works from outside the LAN only when
 // the setting allows that and the console is reachable from there (port forwarding, DDNS …).
 import { FILEBROWSER_LIMITS, type FilebrowserShareView } from '@lucky/shared';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
-import { createShare, partsKeys, shareLink } from './partsApi';
+import { createShare, fetchSettings, partsKeys, shareLink } from './partsApi';
 import { ShareFields, type ShareFormValues, shareFieldOf } from './ShareFields';
 import { expiryOf } from './shareExpiry';
 import './parts.css';
@@ -31,6 +31,9 @@ export function ShareDialog({ storage, path, kind, onClose }: ShareDialogProps) 
   const [saving, setSaving] = useState(false);
   const [made, setMade] = useState<FilebrowserShareView | undefined>(undefined);
   const errors = useFormErrors(form, { ns: 'filebrowser', nameOf: shareFieldOf });
+  // Whether the link answers outside the LAN at all is a setting: say which way it is set.
+  const settings = useQuery({ queryKey: partsKeys.settings, queryFn: ({ signal }) => fetchSettings(signal) });
+  const lanOnly = settings.data?.settings.sharesOutsideLan === false;
 
   const submit = async () => {
     if (!(await errors.validate())) return;
@@ -92,7 +95,13 @@ export function ShareDialog({ storage, path, kind, onClose }: ShareDialogProps) 
             <Input readOnly value={shareLink(made.url)} className="fb-share-link" data-testid="fb-share-link" />
             <CopyButton text={shareLink(made.url)} data-testid="fb-share-copy" />
           </Space.Compact>
-          <Alert type="info" showIcon style={{ marginTop: 12 }} title={t('filebrowser.share_reachHelp')} />
+          <Alert
+            type={lanOnly ? 'warning' : 'info'}
+            showIcon
+            style={{ marginTop: 12 }}
+            title={t(lanOnly ? 'filebrowser.share_lanOnlyHelp' : 'filebrowser.share_reachHelp')}
+            data-testid="fb-share-reach"
+          />
         </div>
       ) : (
         <Form<ShareFormValues>

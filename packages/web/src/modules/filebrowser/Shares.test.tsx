@@ -1,4 +1,4 @@
-import { type FilebrowserShareView, SECRET_MASK } from '@lucky/shared';
+import { type FilebrowserShareView, filebrowserSettingsSchema, SECRET_MASK } from '@lucky/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
@@ -78,6 +78,8 @@ describe('ShareDialog', () => {
     const link = (await screen.findByTestId('fb-share-link')) as HTMLInputElement;
     expect(link.value).toBe(`${window.location.origin}/s/AAAAAAAAAAAAAAAAAAAAAA`);
     expect(screen.getByTestId('fb-share-copy')).toBeTruthy();
+    // No settings answer here: the general words about reaching the link from outside.
+    expect(screen.getByTestId('fb-share-reach').textContent).toContain('只有在文件管理设置允许外网访问');
     const [sent] = bodies('api/filebrowser/shares', 'POST');
     expect(sent).toMatchObject({ storage: 'S1', path: '/photos', password: 'secret1', maxDownloads: 3 });
     expect(String(sent.note).trim()).toBe('for Bob');
@@ -106,8 +108,11 @@ describe('ShareDialog', () => {
     expect(bodies('api/filebrowser/shares', 'POST')[0]).toMatchObject({ password: '', expiresAt: expect.any(Number) });
   });
 
-  it('no expiry sends 0', async () => {
+  it('no expiry sends 0; with share links set LAN-only the dialog says so', async () => {
     net.route('api/filebrowser/shares', { body: { ret: 0, share: share() } });
+    net.route('api/filebrowser/settings', {
+      body: { ret: 0, settings: filebrowserSettingsSchema.parse({ sharesOutsideLan: false }) },
+    });
     renderWithProviders(<ShareDialog storage="S1" path="/a.txt" kind="file" onClose={vi.fn()} />);
     const select = await screen.findByTestId('fb-share-expiry');
     await user.click(within(select.closest('.ant-select') as HTMLElement).getByRole('combobox'));
@@ -115,6 +120,7 @@ describe('ShareDialog', () => {
     await user.click(screen.getByTestId('fb-share-create'));
     await screen.findByTestId('fb-share-link');
     expect(bodies('api/filebrowser/shares', 'POST')[0].expiresAt).toBe(0);
+    expect(screen.getByTestId('fb-share-reach').textContent).toContain('当前设置为分享链接仅限局域网');
   });
 });
 
