@@ -164,6 +164,28 @@ describe('PreviewModal', () => {
     expect(code.querySelector('.hljs-number')?.textContent).toBe('1');
   });
 
+  it('a text without a grammar here stays plain; a failed read says why in the UI language', async () => {
+    serveTexts('just words');
+    const entries = [file('readme.txt', 'text'), file('gone.txt', 'text')];
+    const view = renderWithProviders(
+      <PreviewModal storage="S1" dir="/" entries={entries} index={0} ticket="TK" onClose={vi.fn()} onSaved={vi.fn()} />,
+    );
+    expect((await screen.findByTestId('fb-text-plain')).textContent).toBe('just words');
+    expect(screen.queryByTestId('fb-text-highlighted')).toBeNull();
+    view.unmount();
+
+    net.route('api/filebrowser/file', {
+      status: 404,
+      body: { ret: 1, code: 'storage_notFound', params: { path: '/gone.txt' }, msg: 'not found: /gone.txt' },
+    });
+    renderWithProviders(
+      <PreviewModal storage="S1" dir="/" entries={entries} index={1} ticket="TK" onClose={vi.fn()} onSaved={vi.fn()} />,
+    );
+    const failed = await screen.findByTestId('fb-preview-failed');
+    expect(failed.textContent).toContain('/gone.txt');
+    expect(failed.textContent).not.toContain('not found');
+  });
+
   it('a text larger than the edit limit is not read: a note and a download', async () => {
     const big = { ...file('huge.log', 'text'), size: FILEBROWSER_LIMITS.editBytes.max + 1 };
     renderWithProviders(
