@@ -21,11 +21,20 @@ const STATE_COLOURS: Record<FilebrowserShareState, string> = {
   missing: 'red',
 };
 
+/** How often the open panel asks again. */
+const REFRESH_MS = 10_000;
+
 export function SharesPanel() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: partsKeys.shares, queryFn: ({ signal }) => fetchShares(signal) });
+  // Downloads and states change while the panel is open (someone uses a link): follow them.
+  const query = useQuery({
+    queryKey: partsKeys.shares,
+    queryFn: ({ signal }) => fetchShares(signal),
+    refetchInterval: REFRESH_MS,
+    refetchIntervalInBackground: false,
+  });
   const [editing, setEditing] = useState<FilebrowserShareView | undefined>(undefined);
   const [busy, setBusy] = useState<string | undefined>(undefined);
 
