@@ -99,7 +99,13 @@ export async function startUploadConsole(): Promise<UploadConsole> {
  * A PATCH of `total` bytes (from `source`) whose socket is destroyed once `cutAfter` bytes are
  * written: a dropped connection mid-upload.
  */
-export function patchCut(c: UploadConsole, url: string, offset: number, source: Buffer, cutAfter: number): Promise<void> {
+export function patchCut(
+  c: UploadConsole,
+  url: string,
+  offset: number,
+  source: Buffer,
+  cutAfter: number,
+): Promise<void> {
   return new Promise((resolve) => {
     const u = new URL(c.s.url + url);
     const req = http.request({

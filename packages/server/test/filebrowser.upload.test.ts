@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type UploadConsole,
   exists,
   partFiles,
   patchCut,
   path,
   sha256,
   startUploadConsole,
+  type UploadConsole,
 } from './filebrowser-upload-helpers.js';
 import { type EscapeSandbox, HTTP_ESCAPE_TAILS, plantEscapeTargets } from './storage/escapeCorpus.js';
 import { waitFor } from './wait.js';
@@ -64,7 +64,9 @@ describe('uploads through tus-js-client', () => {
     expect(await partFiles(root)).toEqual([]);
     expect(await partFiles(path.join(root, 'holiday/day1'))).toEqual([]);
     const logs = (await c.s.call('GET', '/api/filebrowser/logs?order=oldest', { token: c.token })).body.logs;
-    expect(logs.filter((l: { code: string }) => l.code === 'uploaded').map((l: { params: unknown }) => l.params)).toContainEqual({
+    expect(
+      logs.filter((l: { code: string }) => l.code === 'uploaded').map((l: { params: unknown }) => l.params),
+    ).toContainEqual({
       storage: keys.files,
       path: '/a.bin',
       bytes: a.length,

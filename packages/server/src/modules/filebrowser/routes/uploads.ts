@@ -16,9 +16,19 @@ export function registerUploadRoutes(r: Routes, api: ModuleApi<FilebrowserConfig
   const add = (method: Method, path: string, summary: string, audit: boolean) =>
     r.add({ method, path, access: 'token', summary, audit, raw: true, handler: tus });
 
-  add('POST', UPLOADS_PATH, 'File manager: start an upload (tus creation; Upload-Metadata: storage, dir, relativePath, conflict, mtime)', true);
+  add(
+    'POST',
+    UPLOADS_PATH,
+    'File manager: start an upload (tus creation; Upload-Metadata: storage, dir, relativePath, conflict, mtime)',
+    true,
+  );
   add('HEAD', `${UPLOADS_PATH}/:id`, 'File manager: how much of an upload arrived (tus Upload-Offset)', false);
   // One PATCH per chunk: the upload's start and end are in the audit log, not every chunk.
   add('PATCH', `${UPLOADS_PATH}/:id`, 'File manager: send the bytes of an upload from Upload-Offset (tus)', false);
-  add('DELETE', `${UPLOADS_PATH}/:id`, 'File manager: cancel an upload, its partial file removed (tus termination)', true);
+  add(
+    'DELETE',
+    `${UPLOADS_PATH}/:id`,
+    'File manager: cancel an upload, its partial file removed (tus termination)',
+    true,
+  );
 }

@@ -61,6 +61,9 @@ export class UploadStates {
   /** Every known upload id. */
   async ids(): Promise<string[]> {
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
-    return names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((id) => UPLOAD_ID.test(id));
+    return names
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => n.slice(0, -5))
+      .filter((id) => UPLOAD_ID.test(id));
   }
 }

@@ -1,13 +1,13 @@
+import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type FilebrowserUploadMeta, filebrowserIssues, filebrowserUploadMetaSchema, isFileName } from '@lucky/shared';
 import { DataStore, Upload } from '@tus/utils';
-import type { Readable } from 'node:stream';
-import { ApiFailure, fieldFailure } from '../../../core/http/reply.js';
 import { parseInput } from '../../../core/http/registry.js';
+import { ApiFailure, fieldFailure } from '../../../core/http/reply.js';
 import { type Storage, StorageError, type StorageService } from '../../../core/storage/types.js';
 import { joinPath, storageFailure } from '../storageAccess.js';
-import { type UploadState, UploadStates } from './state.js';
+import type { UploadState, UploadStates } from './state.js';
 
 /** What the tus server sends for a refusal: our failure shape as the body. */
 export interface TusRefusal {
@@ -83,7 +83,12 @@ export class StorageUploadStore extends DataStore {
       const size = upload.size;
       // tus validates the header's digits; a length JavaScript cannot count exactly is refused here.
       if (size === undefined || !Number.isSafeInteger(size))
-        throw fieldFailure({ field: 'Upload-Length', code: 'invalid', params: {}, msg: 'Upload-Length: not a safe integer' });
+        throw fieldFailure({
+          field: 'Upload-Length',
+          code: 'invalid',
+          params: {},
+          msg: 'Upload-Length: not a safe integer',
+        });
       const meta = parseInput(filebrowserUploadMetaSchema, upload.metadata ?? {}, filebrowserIssues);
       const storage = this.o.storages.get(meta.storage);
       if (!storage) throw issue('storage', 'storageUnavailable', { storage: meta.storage }, 404);
