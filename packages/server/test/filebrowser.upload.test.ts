@@ -15,6 +15,7 @@ import {
   startUploadConsole,
   type UploadConsole,
 } from './filebrowser-upload-helpers.js';
+import { type ApacheDav, startApacheDav } from './storage/apacheDav.js';
 import { type EscapeSandbox, HTTP_ESCAPE_TAILS, plantEscapeTargets } from './storage/escapeCorpus.js';
 import { waitFor } from './wait.js';
 
@@ -22,6 +23,7 @@ let c: UploadConsole;
 let root: string;
 let locked: string;
 let sandbox: EscapeSandbox;
+let apache: ApacheDav;
 const keys: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -34,8 +36,19 @@ beforeAll(async () => {
   keys.files = await c.addStorage('files', root);
   keys.locked = await c.addStorage('locked', locked, true);
   keys.escape = await c.addStorage('escape', sandbox.root);
+  // Apache's workers (www-data) must pass through to their folder below.
+  await fs.chmod(c.box, 0o755);
+  apache = await startApacheDav(path.join(c.box, 'apache'));
+  const r = await c.s.call('POST', '/api/storagemanagement/storages', {
+    token: c.token,
+    body: { name: 'apache', kind: 'webdav', webdav: { url: apache.url, user: apache.user, password: apache.password } },
+  });
+  keys.remote = r.body.storage.key;
 }, 30_000);
-afterAll(async () => c?.close());
+afterAll(async () => {
+  await c?.close();
+  await apache?.stop();
+});
 
 const meta = (relativePath: string, extra: Record<string, string> = {}) => ({
   storage: keys.files,
@@ -127,6 +140,29 @@ describe('resume after a dropped connection', () => {
     // Finished: HEAD tells a client that lost the last answer that it is complete.
     const after = await c.head(created.location);
     expect([after.status, after.headers.get('upload-offset')]).toEqual([200, String(data.length)]);
+  }, 30_000);
+});
+
+describe('a remote WebDAV storage (no writes at an offset: the bytes are gathered locally)', () => {
+  it('a folder upload and a cut, resumed upload land byte-exact on the remote server', async () => {
+    const small = randomBytes(100_000);
+    expect(await c.upload(small, { storage: keys.remote, dir: '/', relativePath: 'remote/day/r.bin' })).toEqual({
+      result: 'done',
+      path: '/remote/day/r.bin',
+    });
+    expect(sha256(await fs.readFile(path.join(apache.root, 'remote/day/r.bin')))).toBe(sha256(small));
+    const data = randomBytes(8 * 1024 * 1024);
+    const created = await c.create({ storage: keys.remote, dir: '/', relativePath: 'cut.bin' }, data.length);
+    expect(created.status).toBe(201);
+    await patchCut(c, created.location, 0, data, 3 * 1024 * 1024);
+    const offset = Number((await c.head(created.location)).headers.get('upload-offset'));
+    expect(offset).toBeLessThanOrEqual(3 * 1024 * 1024);
+    expect((await c.patch(created.location, offset, data.subarray(offset))).status).toBe(204);
+    expect(sha256(await fs.readFile(path.join(apache.root, 'cut.bin')))).toBe(sha256(data));
+    // Nothing left behind, on the server or in the config folder.
+    expect(await partFiles(apache.root)).toEqual([]);
+    const kept = await fs.readdir(path.join(c.s.configDir, 'filebrowser', 'uploads'));
+    expect(kept.filter((n) => n.includes(created.location.split('/').pop() as string))).toEqual([]);
   }, 30_000);
 });
 

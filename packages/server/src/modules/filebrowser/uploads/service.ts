@@ -107,6 +107,7 @@ export class UploadService {
   private async finish(id: string) {
     const { state, storage } = await this.store.opened(id);
     try {
+      await this.store.unstage(state, storage);
       const done = await putInPlace(storage, state);
       await this.store.markFinished(state);
       if (done.result === 'done')

@@ -20,6 +20,11 @@ export interface UploadState {
   name: string;
   /** The hidden partial file, a storage path in `dir`. */
   part: string;
+  /**
+   * The bytes are gathered in `<id>.part` beside the state (a storage that cannot write at an
+   * offset: remote WebDAV) and copied to `part` on the storage once complete.
+   */
+  staged?: boolean;
   size: number;
   conflict: ConflictPolicy;
   mtime?: number;
@@ -56,6 +61,12 @@ export class UploadStates {
 
   async remove(id: string): Promise<void> {
     if (UPLOAD_ID.test(id)) await fs.rm(this.file(id), { force: true });
+  }
+
+  /** The local file a staged upload gathers its bytes in. */
+  stagedFile(id: string): string {
+    if (!UPLOAD_ID.test(id)) throw new Error(`not an upload id: ${id}`);
+    return path.join(this.dir, `${id}.part`);
   }
 
   /** Every known upload id. */

@@ -1,3 +1,4 @@
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -108,11 +109,17 @@ export class StorageUploadStore extends DataStore {
       if (free !== undefined && free < size) throw issue('', 'uploadTooLarge', { free, size }, 507);
       const name = segments[segments.length - 1];
       const part = joinPath(dir, partName(name, upload.id));
-      const w = await storage.write(part, { mode: 'create' });
-      await new Promise<void>((resolve, reject) => {
-        w.once('error', reject);
-        w.end(resolve);
-      });
+      const staged = !canWriteAtOffset(storage);
+      if (staged) {
+        await fs.mkdir(this.o.states.dir, { recursive: true, mode: 0o700 });
+        await fs.writeFile(this.o.states.stagedFile(upload.id), '', { mode: 0o600 });
+      } else {
+        const w = await storage.write(part, { mode: 'create' });
+        await new Promise<void>((resolve, reject) => {
+          w.once('error', reject);
+          w.end(resolve);
+        });
+      }
       const createdAt = this.now();
       await this.o.states.save({
         id: upload.id,
@@ -120,6 +127,7 @@ export class StorageUploadStore extends DataStore {
         dir,
         name,
         part,
+        ...(staged ? { staged } : {}),
         size,
         conflict: meta.conflict,
         ...(meta.mtime !== undefined ? { mtime: meta.mtime } : {}),
@@ -136,6 +144,7 @@ export class StorageUploadStore extends DataStore {
   /** Appends the PATCH body at `offset`; the new offset is the partial file's size afterwards. */
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
     const { state, storage } = await this.opened(id);
+    if (state.staged) return this.writeStaged(stream, id, offset);
     try {
       const w = await storage.write(state.part, { mode: 'offset', offset });
       // A copy of the chunk is not kept: the Transform only passes it on (backpressure holds).
@@ -152,12 +161,35 @@ export class StorageUploadStore extends DataStore {
     return (await storage.stat(state.part).catch((e) => Promise.reject(tusRefusal(e)))).size;
   }
 
+  /** A staged upload's bytes into its local file at `offset` (tus checked it is the file's size). */
+  private async writeStaged(stream: Readable, id: string, offset: number): Promise<number> {
+    const file = this.o.states.stagedFile(id);
+    try {
+      await pipeline(stream, createWriteStream(file, { flags: 'r+', start: offset }));
+    } catch (err) {
+      if (isRefusal(err)) throw err;
+      // A broken-off body: what reached the file counts (as above).
+    }
+    return (await fs.stat(file)).size;
+  }
+
+  /** Copies a complete staged upload to its partial file on the storage (then it is in place as any other). */
+  async unstage(state: UploadState, storage: Storage): Promise<void> {
+    if (!state.staged) return;
+    const file = this.o.states.stagedFile(state.id);
+    const w = await storage.write(state.part, { mode: 'replace' });
+    await pipeline(createReadStream(file), w);
+    await fs.rm(file, { force: true });
+  }
+
   override async getUpload(id: string): Promise<Upload> {
     // Finished a moment ago: complete (a client that lost the last answer learns it from HEAD).
     const finished = this.finished.get(id);
     if (finished !== undefined) return new Upload({ id, size: finished, offset: finished });
     const { state, storage } = await this.opened(id);
-    const part = await storage.stat(state.part).catch(() => undefined);
+    const part = state.staged
+      ? await fs.stat(this.o.states.stagedFile(id)).catch(() => undefined)
+      : await storage.stat(state.part).catch(() => undefined);
     if (!part) throw uploadNotFound();
     return new Upload({
       id,
@@ -178,6 +210,7 @@ export class StorageUploadStore extends DataStore {
   async forget(state: UploadState): Promise<void> {
     const storage = this.o.storages.get(state.storage);
     await storage?.delete(state.part).catch(() => undefined);
+    if (state.staged) await fs.rm(this.o.states.stagedFile(state.id), { force: true });
     await this.o.states.remove(state.id);
   }
 
@@ -204,6 +237,14 @@ export class StorageUploadStore extends DataStore {
     }
     return count;
   }
+}
+
+/**
+ * Whether a PATCH can go straight into the partial file on the storage. A remote WebDAV server
+ * has no partial PUT we can count on, so its uploads are gathered locally first.
+ */
+function canWriteAtOffset(storage: Storage): boolean {
+  return storage.kind === 'local';
 }
 
 /** A folder upload's folders and the file's name, each checked as one name (NFC). */
