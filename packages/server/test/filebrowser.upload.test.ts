@@ -5,14 +5,17 @@
 // the escape corpus in dir and relativePath; termination; expiry with a clock moved forward.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   exists,
+  metaHeader,
   partFiles,
   patchCut,
   path,
   sha256,
   startUploadConsole,
+  UPLOADS,
   type UploadConsole,
 } from './filebrowser-upload-helpers.js';
 import { type ApacheDav, startApacheDav } from './storage/apacheDav.js';
@@ -141,6 +144,93 @@ describe('resume after a dropped connection', () => {
     const after = await c.head(created.location);
     expect([after.status, after.headers.get('upload-offset')]).toEqual([200, String(data.length)]);
   }, 30_000);
+});
+
+describe('resume through tus-js-client, and HEAD on a complete upload', () => {
+  it('an upload aborted after two chunks resumes from the server’s offset in a new client (what the browser does)', async () => {
+    const data = randomBytes(6 * 1024 * 1024);
+    let url = '';
+    await new Promise<void>((resolve, reject) => {
+      const u = new tus.Upload(data, {
+        endpoint: c.s.url + UPLOADS,
+        headers: { authorization: c.token },
+        metadata: meta('resumed.bin'),
+        chunkSize: 1024 * 1024,
+        retryDelays: [],
+        onError: reject,
+        onAfterResponse: (_req, res) => {
+          url = u.url ?? url;
+          // After two chunks: abort, as a closed tab would.
+          if (res.getHeader('upload-offset') === String(2 * 1024 * 1024)) u.abort().then(() => resolve(), reject);
+        },
+      });
+      u.start();
+    });
+    expect(url).toMatch(/\/api\/filebrowser\/uploads\/[0-9a-f]{32}$/);
+    expect(await exists(path.join(root, 'resumed.bin'))).toBe(false);
+    const offsets: number[] = [];
+    const done = await new Promise<string | null>((resolve, reject) => {
+      const u = new tus.Upload(data, {
+        uploadUrl: url,
+        headers: { authorization: c.token },
+        retryDelays: [],
+        onError: reject,
+        onAfterResponse: (req) => {
+          if (req.getMethod() === 'PATCH') offsets.push(Number(req.getHeader('Upload-Offset')));
+        },
+        onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('upload-result') ?? null),
+      });
+      u.start();
+    });
+    expect(done).toBe('done');
+    // The new client started where the server stood, not at 0.
+    expect(offsets[0]).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    expect(sha256(await fs.readFile(path.join(root, 'resumed.bin')))).toBe(sha256(data));
+  }, 30_000);
+
+  it('a complete upload whose placing did not happen is placed when HEAD asks', async () => {
+    const r = await c.create(meta('late.txt'), 4);
+    expect(r.status).toBe(201);
+    // The bytes reached the partial file but the answer (and the placing) never came.
+    const [part] = (await partFiles(root)).filter((n) => n.startsWith('.late.txt.'));
+    await fs.writeFile(path.join(root, part), 'late');
+    const head = await c.head(r.location);
+    expect([head.status, head.headers.get('upload-offset')]).toEqual([200, '4']);
+    expect(await fs.readFile(path.join(root, 'late.txt'), 'utf8')).toBe('late');
+    expect((await partFiles(root)).filter((n) => n.startsWith('.late.txt.'))).toEqual([]);
+  });
+
+  it('under the security entrance the Location carries its prefix', async () => {
+    await c.s.call('PUT', '/api/baseconfigure', { token: c.token, body: { securityEntrance: 'hidden-door' } });
+    try {
+      const res = await fetch(`${c.s.url}/hidden-door${UPLOADS}`, {
+        method: 'POST',
+        headers: {
+          authorization: c.token,
+          'tus-resumable': '1.0.0',
+          'upload-length': '2',
+          'upload-metadata': metaHeader(meta('door.txt')),
+        },
+      });
+      expect(res.status).toBe(201);
+      const location = res.headers.get('location') ?? '';
+      expect(location).toMatch(/^\/hidden-door\/api\/filebrowser\/uploads\/[0-9a-f]{32}$/);
+      const patch = await fetch(c.s.url + location, {
+        method: 'PATCH',
+        headers: {
+          authorization: c.token,
+          'tus-resumable': '1.0.0',
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        },
+        body: 'ok',
+      });
+      expect(patch.status).toBe(204);
+      expect(await fs.readFile(path.join(root, 'door.txt'), 'utf8')).toBe('ok');
+    } finally {
+      await c.s.call('PUT', '/hidden-door/api/baseconfigure', { token: c.token, body: { securityEntrance: '' } });
+    }
+  });
 });
 
 describe('a remote WebDAV storage (no writes at an offset: the bytes are gathered locally)', () => {

@@ -64,6 +64,11 @@ export class UploadService {
         return `${(raw && this.prefixes.get(raw)) ?? ''}${UPLOADS_PATH}/${id}`;
       },
       onUploadFinish: async (_req, upload) => this.finish(upload.id),
+      // A complete upload whose placing failed (the storage was away) is placed when the client
+      // asks where it stands: tus-js-client takes offset = length for done and sends no PATCH.
+      onIncomingRequest: async (req, id) => {
+        if (req.method === 'HEAD' && (await this.store.completeButUnplaced(id))) await this.finish(id);
+      },
       onResponseError: (_req, err) => {
         // tus' own refusals (409 offset, 412, 404 …) keep their answer; ours are already shaped.
         if (isRefusal(err)) return undefined;

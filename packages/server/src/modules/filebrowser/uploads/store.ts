@@ -199,6 +199,13 @@ export class StorageUploadStore extends DataStore {
     });
   }
 
+  /** Whether every byte of this (still known) upload is in: its placing failed before. */
+  async completeButUnplaced(id: string): Promise<boolean> {
+    if (this.finished.has(id)) return false;
+    const upload = await this.getUpload(id).catch(() => undefined);
+    return upload !== undefined && upload.offset === upload.size;
+  }
+
   /** Termination: the partial file and the state go. */
   override async remove(id: string): Promise<void> {
     const state = await this.o.states.load(id);
