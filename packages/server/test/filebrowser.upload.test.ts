@@ -303,33 +303,39 @@ describe('refusals', () => {
   });
 
   it('the escape corpus in dir and relativePath: nothing created outside the root, no secret in an answer', async () => {
-    let answers = '';
-    let created = 0;
-    for (const tail of HTTP_ESCAPE_TAILS) {
+    const cases = HTTP_ESCAPE_TAILS.flatMap((tail) => {
       let decoded: string;
       try {
         decoded = decodeURIComponent(tail);
       } catch {
         decoded = tail;
       }
-      for (const m of [
+      return [
         { storage: keys.escape, dir: `/${decoded}`, relativePath: 'escaped.txt' },
         { storage: keys.escape, dir: '/', relativePath: decoded },
         { storage: keys.escape, dir: '/sub/up', relativePath: 'escaped.txt' },
         { storage: keys.escape, dir: '/link-out', relativePath: decoded.split('/').pop() || 'x' },
-      ]) {
-        const r = await c.create(m, 5);
-        answers += r.text;
-        if (r.status === 201) {
-          created++;
-          answers += await (await c.patch(r.location, 0, Buffer.from('PWNED'))).text();
-        }
-      }
+      ];
+    });
+    let answers = '';
+    let created = 0;
+    // Eight at a time: the corpus is long, and the answers do not depend on each other.
+    for (let i = 0; i < cases.length; i += 8) {
+      await Promise.all(
+        cases.slice(i, i + 8).map(async (m) => {
+          const r = await c.create(m, 5);
+          answers += r.text;
+          if (r.status === 201) {
+            created++;
+            answers += await (await c.patch(r.location, 0, Buffer.from('PWNED'))).text();
+          }
+        }),
+      );
     }
     expect(sandbox.markers.filter((mk) => answers.includes(mk))).toEqual([]);
     expect(await sandbox.changedOutside()).toEqual([]);
     // Some of the odd names are plain (odd) names inside the root: those may be created, inside.
-    expect(created).toBeLessThan(HTTP_ESCAPE_TAILS.length * 4);
+    expect(created).toBeLessThan(cases.length);
   }, 30_000);
 });
 
