@@ -12,7 +12,7 @@ export const TICKET_MS = 60 * 60 * 1000;
 export class Tickets {
   private readonly key = randomBytes(32);
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   issue(storage: string): { ticket: string; expiresAt: number } {
     const expiresAt = this.now() + TICKET_MS;
