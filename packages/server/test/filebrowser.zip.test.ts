@@ -165,7 +165,11 @@ describe('300 MB through the zip', () => {
       // The first window's allocations (socket and stream buffers, the young generation) settle by
       // 20 MB; from there on the resident size must not follow the bytes.
       if (total >= 20 * MB && rssAfterStart === 0) rssAfterStart = m.rss;
-      samples.push(openUnder(big()).then((l) => void (maxOpen = Math.max(maxOpen, l.length))));
+      samples.push(
+        openUnder(big()).then((l) => {
+          maxOpen = Math.max(maxOpen, l.length);
+        }),
+      );
     });
     await Promise.all(samples);
     const size = (await fs.stat(file)).size;
