@@ -15,6 +15,7 @@ all.push(...(await (await import('./ddns.mjs')).benchDdns()));
 all.push(...(await (await import('./reverseproxy.mjs')).benchReverseproxy()));
 all.push(...(await (await import('./instructions.mjs')).benchInstructions()));
 all.push(...(await (await import('./storage.mjs')).benchStorage()));
+all.push(...(await (await import('./filebrowser.mjs')).benchFilebrowser()));
 let over = 0;
 console.log('\nbenchmark                                                          value        budget   ');
 for (const r of all) {
