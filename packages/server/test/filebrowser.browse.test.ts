@@ -4,11 +4,16 @@
 // from the disk cache the second time, new folders and text files (a save that lost a race is
 // refused), rename, move / copy on one storage and across two with the three conflict policies,
 // delete with and without the trash, and a read-only storage that refuses every write route.
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { browseServices } from '../src/modules/filebrowser/browseServices.js';
+import type { FilebrowserRuntime } from '../src/modules/filebrowser/runtime.js';
 import { type FbConsole, startFbConsole } from './filebrowser-helpers.js';
+import { waitFor } from './wait.js';
 
 let c: FbConsole;
 let main: string;
@@ -273,6 +278,62 @@ describe('thumbnails', () => {
     expect([off.status, JSON.parse(off.body.toString()).code]).toEqual([409, 'thumbnailsOff']);
     await c.ok('PUT', '/api/filebrowser/settings', { thumbnails: true });
   }, 20_000);
+});
+
+describe('thumbnail workers', () => {
+  it('makes at most thumbnailWorkers at once and drops queued ones whose client went away', async () => {
+    await c.ok('PUT', '/api/filebrowser/settings', { thumbnailWorkers: 1 });
+    const dir = path.join(main, 'queue');
+    await fs.mkdir(dir, { recursive: true });
+    // Noise does not compress: the first image keeps the one worker busy while the rest queue.
+    const noise = (w: number, h: number) =>
+      sharp(randomBytes(w * h * 3), { raw: { width: w, height: h, channels: 3 } });
+    await noise(3000, 3000).png({ compressionLevel: 1 }).toFile(path.join(dir, 'slow.png'));
+    for (let i = 0; i < 4; i++)
+      await noise(64, 64)
+        .png()
+        .toFile(path.join(dir, `q${i}.png`));
+    const rt = c.s.server.core.modules.runtimeOf('filebrowser') as FilebrowserRuntime;
+    const thumbs = browseServices(rt).thumbnails;
+    const made = () => fs.readdir(path.join(c.s.configDir, 'filebrowser', 'thumbs')).catch(() => [] as string[]);
+    const before = (await made()).length;
+
+    const url = (p: string) => `/api/filebrowser/thumb?${c.query({ storage: keys.main, path: p, size: 200 })}`;
+    const slow = c.raw(url('/queue/slow.png'));
+    await waitFor(
+      () => thumbs.stats().running,
+      (n) => n === 1,
+      { what: 'the slow one being made' },
+    );
+    const waiting = Array.from({ length: 4 }, (_, i) => {
+      const req = http.get({
+        host: '127.0.0.1',
+        port: c.port,
+        path: url(`/queue/q${i}.png`),
+        headers: { authorization: c.token },
+      });
+      req.on('error', () => undefined);
+      return req;
+    });
+    await waitFor(
+      () => thumbs.stats(),
+      (s) => s.queued === 4 && s.running === 1,
+      { what: 'four queued behind one' },
+    );
+    for (const req of waiting) req.destroy();
+    expect((await slow).status).toBe(200);
+    await waitFor(
+      () => thumbs.stats(),
+      (s) => s.queued === 0 && s.running === 0,
+      { what: 'the queue drained' },
+    );
+    // Only the slow one was made: the four whose clients left were dropped unmade.
+    expect((await made()).length).toBe(before + 1);
+    // Asked again by a client that stays, one is made.
+    expect((await c.raw(url('/queue/q0.png'))).status).toBe(200);
+    expect((await made()).length).toBe(before + 2);
+    await c.ok('PUT', '/api/filebrowser/settings', { thumbnailWorkers: 1 });
+  }, 30_000);
 });
 
 describe('changing files', () => {

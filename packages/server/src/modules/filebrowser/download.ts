@@ -23,9 +23,12 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
  */
 export function clientGone(reply: FastifyReply): AbortSignal {
   const ac = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) ac.abort();
-  });
+  // Gone already (it closed while the request waited for a storage call): no 'close' will come.
+  if (reply.raw.destroyed || reply.request.raw.socket?.destroyed !== false) ac.abort();
+  else
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) ac.abort();
+    });
   return ac.signal;
 }
 

@@ -68,9 +68,9 @@ export class Thumbnails {
     private readonly limits: () => ThumbnailLimits,
   ) {}
 
-  /** Cached thumbnail count and bytes (for tests and status). */
-  stats(): { files: number; bytes: number } {
-    return { files: this.index.size, bytes: this.total };
+  /** Cached thumbnails (count, bytes) and the work: being made now, waiting for a worker. */
+  stats(): { files: number; bytes: number; running: number; queued: number } {
+    return { files: this.index.size, bytes: this.total, running: this.running, queued: this.queue.length };
   }
 
   /**
