@@ -112,6 +112,13 @@ describe('reading files', () => {
     expect(r.headers.etag).toMatch(/^".+"$/);
     expect(Date.parse(String(r.headers['last-modified']))).toBeGreaterThan(0);
     expect(r.headers['content-disposition']).toMatch(/^inline; /);
+    const head = await c.raw(fileUrl({ storage: keys.main, path: '/bytes.bin' }), { method: 'HEAD' });
+    expect([head.status, head.headers['content-length'], head.headers.etag, head.body.length]).toEqual([
+      200,
+      '1000',
+      r.headers.etag,
+      0,
+    ]);
 
     const html = await c.raw(fileUrl({ storage: keys.main, path: '/page.html' }));
     expect(html.headers['content-type']).toBe('text/plain; charset=utf-8');

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServeRequest } from '../../core/serve/request.js';
 import { notModified, parseRange, rangeStillValid } from '../../core/serve/staticFile.js';
@@ -82,7 +82,9 @@ export async function sendFile(
   headers['content-disposition'] = contentDisposition(download ? 'attachment' : 'inline', entry.name);
   headers['content-length'] = String(Math.max(0, end - start + 1));
   reply.code(status).headers(headers);
-  if (req.method === 'HEAD' || entry.size === 0) return reply.send();
+  // An empty stream, not nothing: fastify's HEAD handling answers `content-length: 0` for no
+  // payload but keeps ours for a stream (and would read a real one to the end to discard it).
+  if (req.method === 'HEAD' || entry.size === 0) return reply.send(Readable.from([]));
   const signal = clientGone(reply);
   const body: Readable = await onStorage(() => storage.read(entry.path, { start, end, signal }));
   return reply.send(body);

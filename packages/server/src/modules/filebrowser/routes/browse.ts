@@ -194,7 +194,7 @@ export function registerBrowseRoutes(r: Routes, api: ModuleApi<FilebrowserConfig
     raw: true,
     summary: 'File manager: entries of a folder (all without `name`) as a streamed zip; token or read ticket',
     query: filebrowserZipQuerySchema,
-    handler: async (_req, reply, { query }) => {
+    handler: async (req, reply, { query }) => {
       runningModule(api);
       const storage = storageOf(api, query.storage);
       const { dir, entries } = await onStorage(async () => {
@@ -206,14 +206,17 @@ export function registerBrowseRoutes(r: Routes, api: ModuleApi<FilebrowserConfig
         return { dir: d, entries: list };
       }, 'dir');
       const base = query.name.length === 1 ? query.name[0] : dir.path === '/' ? storageName(storage.key) : dir.name;
-      return reply
-        .headers({
-          ...FILE_SAFETY_HEADERS,
-          'content-type': 'application/zip',
-          'content-disposition': contentDisposition('attachment', `${base}.zip`),
-          'cache-control': 'no-store',
-        })
-        .send(zipStream(storage, entries, clientGone(reply)));
+      return (
+        reply
+          .headers({
+            ...FILE_SAFETY_HEADERS,
+            'content-type': 'application/zip',
+            'content-disposition': contentDisposition('attachment', `${base}.zip`),
+            'cache-control': 'no-store',
+          })
+          // A HEAD gets the headers only: the archive is not walked and read to be thrown away.
+          .send(req.method === 'HEAD' ? Readable.from([]) : zipStream(storage, entries, clientGone(reply)))
+      );
     },
   });
 
