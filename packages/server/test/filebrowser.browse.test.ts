@@ -195,12 +195,12 @@ describe('read tickets', () => {
     );
     expect(zip.status).toBe(200);
 
-    const refused = async (r: Promise<{ status: number; body: Buffer }>) => {
+    const refused = async (r: Promise<{ status: number; body: Buffer }>, code = 'ticketInvalid') => {
       const a = await r;
       expect(a.status).toBe(401);
-      expect(JSON.parse(a.body.toString()).ret).toBe(-1);
+      expect(JSON.parse(a.body.toString())).toMatchObject({ ret: -1, code });
     };
-    await refused(get(keys.main));
+    await refused(get(keys.main), 'loginExpired');
     await refused(get(keys.other, ticket));
     const [exp, mac] = ticket.split('.');
     await refused(get(keys.main, `${Number(exp) + 1000}.${mac}`));

@@ -2,7 +2,7 @@ import type { FieldIssue, IssueKit } from '@lucky/shared';
 import { issueKit } from '@lucky/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
-import { fieldFailure } from './reply.js';
+import { type ApiFailure, fieldFailure } from './reply.js';
 
 export type Access = 'public' | 'token';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -47,9 +47,11 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /**
    * With `access: 'token'`: a second way in for a request without a valid token — a read ticket
    * the route checks itself (an `<img>` or a plain link sends no Authorization header). The token
-   * check stays the wrapper's; a route without this refuses such a request as before.
+   * check stays the wrapper's; a route without this refuses such a request as before. `true` lets
+   * it in, `false` (no ticket) answers as a missing token does, an ApiFailure is the refusal to
+   * send (a ticket that is no longer good).
    */
-  ticket?: (req: FastifyRequest) => boolean;
+  ticket?: (req: FastifyRequest) => boolean | ApiFailure;
   /** The body's size limit in bytes when it is not the app's (1 MiB). */
   bodyLimit?: number;
   /** Record in the audit log. Default: every call that is not a GET (GETs that change state set it). */

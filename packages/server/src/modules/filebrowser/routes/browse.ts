@@ -26,7 +26,7 @@ import {
 } from '@lucky/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Routes } from '../../../core/http/registry.js';
-import { fieldFailure } from '../../../core/http/reply.js';
+import { ApiFailure, fieldFailure } from '../../../core/http/reply.js';
 import type { ModuleApi } from '../../../core/modules/types.js';
 import { baseName, checkPath, parentOf } from '../../../core/storage/paths.js';
 import { type Storage, type StorageEntry, StorageError } from '../../../core/storage/types.js';
@@ -83,16 +83,20 @@ async function writeText(storage: Storage, path: string, content: string, mode: 
  */
 export function registerBrowseRoutes(r: Routes, api: ModuleApi<FilebrowserConfig>): void {
   const live = () => api.runtime() as FilebrowserRuntime | undefined;
-  /** `?storage&ticket` of a request without a valid token: a ticket issued for that storage. */
-  const ticketed = (req: FastifyRequest): boolean => {
+  /**
+   * `?storage&ticket` of a request without a valid token: a ticket issued for that storage lets
+   * it in; one that is not (expired, forged, of another storage or another run) is `ticketInvalid`,
+   * with ret -1 as a missing token.
+   */
+  const ticketed = (req: FastifyRequest): boolean | ApiFailure => {
     const q = (req.query ?? {}) as Record<string, unknown>;
+    if (typeof q.ticket !== 'string') return false;
     const rt = live();
-    return (
-      rt !== undefined &&
-      typeof q.ticket === 'string' &&
-      typeof q.storage === 'string' &&
-      browseServices(rt).tickets.valid(q.ticket, q.storage)
-    );
+    if (rt && typeof q.storage === 'string' && browseServices(rt).tickets.valid(q.ticket, q.storage)) return true;
+    return new ApiFailure(401, -1, filebrowserIssues.describe('ticketInvalid'), undefined, {
+      code: 'ticketInvalid',
+      params: {},
+    });
   };
   const storageName = (key: string) => api.storages.list().find((s) => s.key === key)?.name ?? key;
 
