@@ -10,8 +10,10 @@ import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLocalStorage } from '../src/core/storage/local.js';
 import { browseServices } from '../src/modules/filebrowser/browseServices.js';
 import type { FilebrowserRuntime } from '../src/modules/filebrowser/runtime.js';
+import { Thumbnails } from '../src/modules/filebrowser/thumbnails.js';
 import { type FbConsole, startFbConsole } from './filebrowser-helpers.js';
 import { waitFor } from './wait.js';
 
@@ -341,6 +343,44 @@ describe('thumbnail workers', () => {
     expect((await made()).length).toBe(before + 2);
     await c.ok('PUT', '/api/filebrowser/settings', { thumbnailWorkers: 1 });
   }, 30_000);
+});
+
+describe('the thumbnail cache', () => {
+  it('keeps its total bytes under the limit, dropping the least recently used first, and reloads from disk', async () => {
+    const dir = path.join(c.box, 'lru');
+    const cacheDir = path.join(c.box, 'lru-cache');
+    await fs.mkdir(dir, { recursive: true });
+    for (const n of ['a', 'b', 'c', 'd'])
+      await sharp(randomBytes(96 * 96 * 3), { raw: { width: 96, height: 96, channels: 3 } })
+        .png()
+        .toFile(path.join(dir, `${n}.png`));
+    const storage = createLocalStorage({ key: 'lru', root: dir, readOnly: false });
+    let cacheBytes = Number.POSITIVE_INFINITY;
+    const thumbs = new Thumbnails(cacheDir, () => ({ cacheBytes, workers: 1 }));
+    const signal = new AbortController().signal;
+    const make = async (n: string, t = thumbs) => t.get(storage, await storage.stat(`/${n}.png`), 96, signal);
+    const sizes: Record<string, number> = {};
+    for (const n of ['a', 'b', 'c']) sizes[n] = (await make(n)).size;
+    expect(thumbs.stats()).toMatchObject({ files: 3, bytes: sizes.a + sizes.b + sizes.c });
+    // `a` used again: `b` is now the least recently used.
+    await make('a');
+    // Room for a, c and d exactly (d's size learnt from a scratch cache: the same input makes the same bytes).
+    const scratch = new Thumbnails(path.join(c.box, 'lru-scratch'), () => ({
+      cacheBytes: Number.POSITIVE_INFINITY,
+      workers: 1,
+    }));
+    cacheBytes = sizes.a + sizes.c + (await make('d', scratch)).size;
+    const d = await make('d');
+    expect(thumbs.stats().bytes).toBeLessThanOrEqual(cacheBytes);
+    const left = (await fs.readdir(cacheDir)).sort();
+    expect(left).toHaveLength(3);
+    const keyOf = async (n: string) => path.basename((await make(n)).file);
+    expect(left).toEqual([await keyOf('a'), await keyOf('c'), path.basename(d.file)].sort());
+    // A new run of the module finds the same cache on disk.
+    const again = new Thumbnails(cacheDir, () => ({ cacheBytes, workers: 1 }));
+    await make('c', again);
+    expect(again.stats()).toMatchObject({ files: 3, bytes: thumbs.stats().bytes });
+  });
 });
 
 describe('changing files', () => {
