@@ -1,14 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { Storage, StorageEntry } from '../../core/storage/types.js';
 
-// One libvips thread per image: the worker count below is the whole CPU thumbnails take, and the
-// decoded-image cache is off (a browsing session never asks for the same original twice; the
-// answers are cached on disk instead).
-sharp.concurrency(1);
-sharp.cache(false);
+type Sharp = typeof import('sharp')['default'];
+let loading: Promise<Sharp> | undefined;
+
+/**
+ * sharp, loaded with the first thumbnail: libvips costs ~25 MB resident, which an idle console
+ * (budget 80 MB) does not pay. One libvips thread per image: the worker count below is the whole
+ * CPU thumbnails take; its decoded-image cache is off (a browsing session does not ask for the
+ * same original twice; the answers are cached on disk instead).
+ */
+function loadSharp(): Promise<Sharp> {
+  loading ??= import('sharp').then((m) => {
+    const sharp = m.default;
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
+}
 
 /** Larger images are refused before decoding (a decompression bomb fits in a few kB). */
 export const THUMB_MAX_INPUT_PIXELS = 100_000_000;
@@ -133,6 +145,7 @@ export class Thumbnails {
   private async make(storage: Storage, entry: StorageEntry, size: number, key: string, file: string) {
     if (entry.size > THUMB_MAX_INPUT_BYTES)
       throw new ThumbnailError('failed', `larger than ${THUMB_MAX_INPUT_BYTES} bytes`);
+    const sharp = await loadSharp();
     const input = await storage.read(entry.path);
     const pipeline = sharp({ limitInputPixels: THUMB_MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true })
       // The camera's orientation first, so portrait photos stand upright.
