@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalStorage } from '../src/core/storage/local.js';
@@ -234,6 +235,28 @@ describe('read tickets', () => {
   });
 });
 
+/** A PNG whose header claims `w` × `h` pixels, with one tiny (wrong) data chunk: a decompression bomb's shape. */
+function pngClaiming(w: number, h: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 describe('thumbnails', () => {
   it('makes a WebP thumbnail of a JPEG and a PNG, serves the cached one the second time, refuses what is not an image', async () => {
     await fs.mkdir(path.join(main, 'pics'), { recursive: true });
@@ -279,8 +302,16 @@ describe('thumbnails', () => {
     expect([txt.status, JSON.parse(txt.body.toString()).code]).toEqual([415, 'notAnImage']);
     const broken = await thumb('/pics/broken.jpg');
     expect([broken.status, JSON.parse(broken.body.toString()).code]).toEqual([415, 'notAnImage']);
-    const logs = (await c.ok('GET', '/api/filebrowser/logs')).logs as { code: string; params: { path: string } }[];
-    expect(logs.find((l) => l.code === 'thumbnailFailed')?.params.path).toBe('/pics/broken.jpg');
+    // A PNG that claims 30000 × 30000 pixels in a few bytes: refused from its header, never decoded.
+    await fs.writeFile(path.join(main, 'pics', 'bomb.png'), pngClaiming(30_000, 30_000));
+    const bomb = await thumb('/pics/bomb.png');
+    expect([bomb.status, JSON.parse(bomb.body.toString()).code]).toEqual([415, 'notAnImage']);
+    const logs = (await c.ok('GET', '/api/filebrowser/logs')).logs as {
+      code: string;
+      params: { path: string; detail: string };
+    }[];
+    expect(logs.find((l) => l.code === 'thumbnailFailed' && l.params.path === '/pics/broken.jpg')).toBeDefined();
+    expect(logs.find((l) => l.params.path === '/pics/bomb.png')?.params.detail).toMatch(/pixel limit/i);
 
     await c.ok('PUT', '/api/filebrowser/settings', { thumbnails: false });
     const off = await thumb('/pics/photo.jpg', 256);
