@@ -224,9 +224,13 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const ctx: RouteContext = { clientIp: req.clientIp };
       if (def.access === 'token') {
         const who = await authenticate(core, req);
-        if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired', code: 'loginExpired' });
-        ctx.sessionId = who.sessionId;
-        ctx.actor = who.actor;
+        const ticket = who ? false : (def.ticket?.(req) ?? false);
+        if (who) {
+          ctx.sessionId = who.sessionId;
+          ctx.actor = who.actor;
+        } else if (ticket === true) ctx.actor = 'ticket';
+        else if (ticket) return sendFailure(reply, ticket);
+        else return reply.code(401).send({ ret: -1, msg: 'login expired', code: 'loginExpired' });
       }
       // The handler may name the actor (a login naming the admin account): the audit reads it from its input.
       let who: RouteContext = ctx;
