@@ -44,9 +44,7 @@ export class ShareService {
   }
 
   private mac(share: FilebrowserShare, issued: number): string {
-    return createHmac('sha256', this.key)
-      .update(`${share.id}\0${share.password}\0${issued}`)
-      .digest('base64url');
+    return createHmac('sha256', this.key).update(`${share.id}\0${share.password}\0${issued}`).digest('base64url');
   }
 }
 
