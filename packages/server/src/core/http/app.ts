@@ -200,7 +200,9 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     { parseAs: 'string', bodyLimit: 16 * 1024 },
     (req, body, done) => {
       if (!core.modules.publicPathOf(req.url))
-        return done(Object.assign(new Error(`Unsupported Media Type: ${req.headers['content-type']}`), { statusCode: 415 }));
+        return done(
+          Object.assign(new Error(`Unsupported Media Type: ${req.headers['content-type']}`), { statusCode: 415 }),
+        );
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     },
   );

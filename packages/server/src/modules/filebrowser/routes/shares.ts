@@ -11,8 +11,8 @@ import {
   SHARE_ID,
 } from '@lucky/shared';
 import { hashPassword } from '../../../core/auth/password.js';
-import { fieldFailure } from '../../../core/http/reply.js';
 import type { Routes } from '../../../core/http/registry.js';
+import { fieldFailure } from '../../../core/http/reply.js';
 import { newKey, serialQueue } from '../../../core/modules/keyed.js';
 import type { ModuleApi } from '../../../core/modules/types.js';
 import type { FilebrowserRuntime } from '../runtime.js';

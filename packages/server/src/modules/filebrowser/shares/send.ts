@@ -34,7 +34,7 @@ export function parseRange(header: string | undefined, size: number): Range {
 }
 
 const tagMatches = (header: string | undefined, etag: string): boolean =>
-  header !== undefined && header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+  header?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*') === true;
 
 /**
  * Answers `entry` of `storage`. `whole` runs once the whole file went out (not for HEAD, 304, or a
