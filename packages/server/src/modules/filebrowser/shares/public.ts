@@ -176,7 +176,7 @@ async function serve(
     if (entry.kind !== 'file') return notFound(c);
     if (action === 'dl') return download(rt, svc, c, share, storage, entry);
     svc.state.touch(share.key);
-    rt.line(5, 'shareOpened', { client: c.ip, storage: share.storage, path: share.path });
+    rt.line(4, 'shareOpened', { client: c.ip, storage: share.storage, path: share.path });
     const dl = `${base}/dl/${encodeURIComponent(entry.name)}`;
     const image = fileTypeOf(entry.name, 'file') === 'image';
     return page(
@@ -269,7 +269,7 @@ async function folder(
     a.kind !== b.kind ? (a.kind === 'dir' ? -1 : 1) : a.name.localeCompare(b.name, undefined, { numeric: true }),
   );
   svc.state.touch(share.key);
-  if (sub === '/') rt.line(5, 'shareOpened', { client: c.ip, storage: share.storage, path: share.path });
+  if (sub === '/') rt.line(4, 'shareOpened', { client: c.ip, storage: share.storage, path: share.path });
   const rel = (name: string) => encodePath(`${sub}/${name}`);
   const top = baseName(share.path) || share.storage;
   return page(
