@@ -66,8 +66,8 @@ export interface ShareConsole {
   close(): Promise<void>;
 }
 
-export async function startShareConsole(): Promise<ShareConsole> {
-  const s = await startTestServer();
+export async function startShareConsole(opts: Parameters<typeof startTestServer>[0] = {}): Promise<ShareConsole> {
+  const s = await startTestServer(opts);
   const token = await s.login();
   const call: ShareConsole['call'] = (method, p, body) => s.call(method, p, { token, body });
   const ok = async (method: string, p: string, body?: unknown) => {

@@ -215,6 +215,9 @@ describe('a folder link, without a login', () => {
     expect(note.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect((await raw(fb.port, `/s/${id}/dl/photo.jpg`)).body.equals(photo)).toBe(true);
     expect((await raw(fb.port, `/s/${id}/nope/`)).status).toBe(404);
+    const logs = JSON.stringify((await fb.call('GET', '/api/filebrowser/logs?pageSize=200')).body.logs);
+    expect(logs).toContain('127.0.0.1 opened the share link of');
+    expect(logs).toContain('downloaded /album/photo.jpg through the share link');
     expect((await raw(fb.port, `/s/${id}/dl/day%201`)).status).toBe(404);
   });
 

@@ -1,10 +1,12 @@
 // Share links attacked: a flood of wrong passwords from one address (scrypt runs bounded by the
 // throttle and the fair gate, memory flat, the owner of the password still let in), a slow-loris on
 // /s/ that must not hold other visitors, and file names made of HTML that must stay text.
+import { execFile, execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postPassword, raw, type ShareConsole, startShareConsole } from '../filebrowser-shares-helpers.js';
 import { waitFor } from '../wait.js';
@@ -118,5 +120,79 @@ describe('names made of HTML', () => {
     expect(dl.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(dl.headers['content-security-policy']).toContain('sandbox');
     expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="<img src=x onerror=alert\(1\)>.txt"/);
+  });
+});
+
+describe('a client on the internet, the console listening on a public-looking address', () => {
+  // A namespace joined by a veth numbered from TEST-NET-3 (203.0.113.0/24): the console sees a peer
+  // outside the LAN at accept, with internet access off (the default).
+  const run = promisify(execFile);
+  const NS = `lkfbs-${process.pid}`;
+  const HOST_END = `lkfbs${process.pid % 100000}a`;
+  const NS_END = `lkfbs${process.pid % 100000}b`;
+  const GATEWAY = '203.0.113.1';
+  const OUTSIDE = '203.0.113.2';
+  let wan: ShareConsole;
+  beforeAll(async () => {
+    execFileSync('ip', ['netns', 'add', NS]);
+    execFileSync('ip', ['link', 'add', HOST_END, 'type', 'veth', 'peer', 'name', NS_END, 'netns', NS]);
+    execFileSync('ip', ['addr', 'add', `${GATEWAY}/24`, 'dev', HOST_END]);
+    execFileSync('ip', ['link', 'set', HOST_END, 'up']);
+    execFileSync('ip', ['-n', NS, 'addr', 'add', `${OUTSIDE}/24`, 'dev', NS_END]);
+    execFileSync('ip', ['-n', NS, 'link', 'set', NS_END, 'up']);
+    wan = await startShareConsole({ host: '0.0.0.0' });
+  }, 30_000);
+  afterAll(async () => {
+    await wan?.close();
+    execFileSync('ip', ['link', 'del', HOST_END]);
+    execFileSync('ip', ['netns', 'del', NS]);
+  });
+
+  /** curl from the namespace: the status, 0 when the connection was reset or refused. */
+  const curl = async (p: string): Promise<{ status: number; body: string }> => {
+    try {
+      const { stdout } = await run('ip', [
+        'netns',
+        'exec',
+        NS,
+        'curl',
+        '-s',
+        '-S',
+        '--max-time',
+        '10',
+        '-o',
+        '-',
+        '-w',
+        '\n%{http_code}',
+        `http://${GATEWAY}:${wan.port}${p}`,
+      ]);
+      const cut = stdout.lastIndexOf('\n');
+      return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
+    } catch {
+      return { status: 0, body: '' };
+    }
+  };
+
+  it('is let in for an open share link only, kept off the API, and reset at accept once links stay on the LAN', async () => {
+    const dir = path.join(box, 'wan');
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'hello.txt'), 'hello internet');
+    const key = await wan.addStorage('wan', dir);
+    // No link yet: nothing is open outside, the peer is reset at accept.
+    expect((await curl('/api/health')).status).toBe(0);
+    const share = await wan.share({ storage: key, path: '/' });
+    const page = await curl(`/s/${share.id}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('hello.txt');
+    expect((await curl(`/s/${share.id}/dl/hello.txt`)).body).toBe('hello internet');
+    const api = await curl('/api/health');
+    expect(api.status).toBe(403);
+    expect(api.body).toContain('outsideLan');
+    expect((await curl('/')).status).toBe(403);
+
+    expect((await wan.call('PUT', '/api/filebrowser/settings', { sharesOutsideLan: false })).body.ret).toBe(0);
+    expect((await curl(`/s/${share.id}`)).status).toBe(0);
+    expect((await wan.call('PUT', '/api/filebrowser/settings', { sharesOutsideLan: true })).body.ret).toBe(0);
+    expect((await curl(`/s/${share.id}`)).status).toBe(200);
   });
 });
