@@ -22,7 +22,7 @@ export class ShareService {
     }));
     this.state = shareStateFor(rt.ctx.configDir);
     // Counts of the last seconds reach the file when the module stops.
-    rt.ctx.signal.addEventListener('abort', () => void this.state.flush(), { once: true });
+    rt.ctx.signal.addEventListener('abort', () => this.state.flushSync(), { once: true });
   }
 
   /**

@@ -2,7 +2,7 @@
 // Not in the config: a download must not rewrite lucky.json (nor push a backup out of the five
 // kept). Written atomically, at most once per WRITE_DELAY_MS, so a burst of downloads costs one
 // write; a crash loses at most those few seconds of counts.
-import { promises as fs } from 'node:fs';
+import { closeSync, promises as fs, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../../core/config/atomicWrite.js';
 
@@ -74,14 +74,28 @@ export class ShareState {
     if (changed) this.schedule();
   }
 
-  /** Writes now what is pending (the module stops). */
-  async flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.writing = this.writing.then(() => this.write());
+  /**
+   * Writes now what is pending, synchronously: the module is stopping, and the program may remove
+   * or replace the config folder right after (a small file, once per stop).
+   */
+  flushSync(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      const fd = openSync(tmp, 'w', 0o600);
+      try {
+        writeSync(fd, JSON.stringify(Object.fromEntries(this.uses)));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+    } catch {
+      // As write(): counts are not worth failing a stop for.
     }
-    await this.writing;
   }
 
   private schedule(): void {
