@@ -402,6 +402,8 @@ describe('the LAN-only gate', () => {
     expect((await fb.call('PUT', '/api/baseconfigure', { securityEntrance: 'door' })).body.ret).toBe(0);
     try {
       expect((await raw(fb.port, `/s/${share.id}`)).status).toBe(200);
+      // Under the entrance too (a link copied from the console's address bar).
+      expect((await raw(fb.port, `/door/s/${share.id}/dl/photo.jpg`)).body.equals(photo)).toBe(true);
       expect((await raw(fb.port, '/api/health')).status).toBe(404);
     } finally {
       await fb.s.call('PUT', '/door/api/baseconfigure', { token: fb.token, body: { securityEntrance: '' } });

@@ -124,8 +124,8 @@ async function serve(
   c: Ctx,
   method: 'GET' | 'POST',
 ): Promise<FastifyReply> {
-  // The raw URL (not decoded): the id, then the rest as the client sent it.
-  const rawPath = (c.req.raw.url ?? '').split('?')[0];
+  // The URL as sent (not decoded; after the entrance's rewrite when it came under the entrance).
+  const rawPath = c.req.url.split('?')[0];
   const rest = rawPath.slice('/s/'.length);
   const slash = rest.indexOf('/');
   const id = slash < 0 ? rest : rest.slice(0, slash);
