@@ -42,7 +42,9 @@ export const FILE_SAFETY_HEADERS = {
  * Answers a GET for a file: ETag and Last-Modified, 304 for If-None-Match / If-Modified-Since,
  * one byte range (206, 416 when none of it exists, ignored when If-Range names another version),
  * the type by name (HTML and SVG as plain text), and the bytes streamed from the storage with
- * back-pressure; the read stops when the client goes away.
+ * back-pressure; the read stops when the client goes away. `whole` runs once the whole file went
+ * out from byte 0 to its end (a share link counts that as a download; a resumed range does not
+ * count again; HEAD and 304 never).
  */
 export async function sendFile(
   req: FastifyRequest,
@@ -50,6 +52,7 @@ export async function sendFile(
   storage: Storage,
   entry: StorageEntry,
   download: boolean,
+  whole?: () => void,
 ): Promise<FastifyReply> {
   const r = req.raw as unknown as ServeRequest;
   const headers: Record<string, string> = {
@@ -84,7 +87,11 @@ export async function sendFile(
   reply.code(status).headers(headers);
   // An empty stream, not nothing: fastify's HEAD handling answers `content-length: 0` for no
   // payload but keeps ours for a stream (and would read a real one to the end to discard it).
-  if (req.method === 'HEAD' || entry.size === 0) return reply.send(Readable.from([]));
+  if (req.method === 'HEAD' || entry.size === 0) {
+    if (entry.size === 0 && req.method !== 'HEAD') whole?.();
+    return reply.send(Readable.from([]));
+  }
+  if (whole && start === 0 && end === entry.size - 1) reply.raw.once('finish', whole);
   const signal = clientGone(reply);
   const body: Readable = await onStorage(() => storage.read(entry.path, { start, end, signal }));
   return reply.send(body);

@@ -2,6 +2,9 @@ import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Storage, StorageEntry } from '../../core/storage/types.js';
 
+/** Folders deeper than this are left out. */
+const MAX_DEPTH = 64;
+
 /**
  * A streamed zip of `entries` (files and folders of one storage; folders with everything below
  * them): stored, not compressed (photos and videos do not shrink, and the CPU stays free), ZIP64
@@ -11,11 +14,21 @@ import type { Storage, StorageEntry } from '../../core/storage/types.js';
  * went away) stops the walk and the open read. A failure after the first byte destroys the stream
  * (the client sees a cut download, never a zip that looks whole).
  */
-export function zipStream(storage: Storage, entries: StorageEntry[], signal: AbortSignal): Readable {
+export function zipStream(
+  storage: Storage,
+  entries: StorageEntry[],
+  signal: AbortSignal,
+  /** `true` once every entry went out (a share link counts the download then), `false` on a failure. */
+  onDone?: (complete: boolean) => void,
+): Readable {
   const zip = new yazl.ZipFile();
   const out = zip.outputStream as Readable;
+  let failed = false;
   const fail = (err: unknown) => {
+    if (failed) return;
+    failed = true;
     if (!out.destroyed) out.destroy(err instanceof Error ? err : new Error(String(err)));
+    onDone?.(false);
   };
   zip.on('error', fail);
 
@@ -33,13 +46,15 @@ export function zipStream(storage: Storage, entries: StorageEntry[], signal: Abo
     });
   };
 
-  const walk = async (dir: StorageEntry, name: string): Promise<void> => {
+  const walk = async (dir: StorageEntry, name: string, depth: number): Promise<void> => {
+    // A loop of symlinks that a storage follows cannot hang the walk.
+    if (depth > MAX_DEPTH) return;
     add(dir, name);
     const children = await storage.list(dir.path, { signal });
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const c of children) {
       if (signal.aborted) return;
-      if (c.kind === 'dir') await walk(c, `${name}${c.name}/`);
+      if (c.kind === 'dir') await walk(c, `${name}${c.name}/`, depth + 1);
       else add(c, `${name}${c.name}`);
     }
   };
@@ -47,9 +62,11 @@ export function zipStream(storage: Storage, entries: StorageEntry[], signal: Abo
   (async () => {
     for (const e of entries) {
       if (signal.aborted) return;
-      if (e.kind === 'dir') await walk(e, `${e.name}/`);
+      if (e.kind === 'dir') await walk(e, `${e.name}/`, 0);
       else add(e, e.name);
     }
+    if (failed) return;
+    if (onDone) out.once('end', () => onDone(true));
     zip.end();
   })().catch(fail);
   return out;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { contentDisposition } from '../download.js';
 import { esc, formatSize, pageLang } from './page.js';
-import { contentDisposition, parseRange } from './send.js';
 
 describe('the share page’s pieces', () => {
   it('picks the language by the client’s preference, Chinese when it names neither', () => {
@@ -22,18 +22,6 @@ describe('the share page’s pieces', () => {
     expect(formatSize(1000)).toBe('1.00 kB');
     expect(formatSize(300_000)).toBe('300 kB');
     expect(formatSize(1_234_567)).toBe('1.23 MB');
-  });
-
-  it('reads one byte range; several or junk mean the whole file', () => {
-    expect(parseRange('bytes=0-9', 100)).toEqual({ start: 0, end: 9 });
-    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
-    expect(parseRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
-    expect(parseRange('bytes=50-500', 100)).toEqual({ start: 50, end: 99 });
-    expect(parseRange('bytes=100-', 100)).toBe('unsatisfiable');
-    expect(parseRange('bytes=9-3', 100)).toBe('unsatisfiable');
-    expect(parseRange('bytes=0-1,5-6', 100)).toBeUndefined();
-    expect(parseRange('items=0-1', 100)).toBeUndefined();
-    expect(parseRange(undefined, 100)).toBeUndefined();
   });
 
   it('names a download in ASCII and in UTF-8', () => {

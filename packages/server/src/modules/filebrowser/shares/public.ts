@@ -18,8 +18,10 @@ import type { Routes } from '../../../core/http/registry.js';
 import type { ModuleApi } from '../../../core/modules/types.js';
 import { baseName, checkPath, decodeUrlPath, isWithin, parentOf } from '../../../core/storage/paths.js';
 import { type Storage, type StorageEntry, StorageError } from '../../../core/storage/types.js';
+import { contentDisposition, sendFile } from '../download.js';
 import { fileTypeOf } from '../fileTypes.js';
 import type { FilebrowserRuntime } from '../runtime.js';
+import { zipStream } from '../zip.js';
 import {
   badRequestPage,
   filePage,
@@ -31,10 +33,8 @@ import {
   passwordPage,
   word,
 } from './page.js';
-import { contentDisposition, sendFile } from './send.js';
 import { COOKIE_MS, COOKIE_NAME, type ShareService, shareServiceOf } from './service.js';
 import { shareStateOf } from './view.js';
-import { zipFolder } from './zip.js';
 
 /** A path inside the share as URL segments (each name percent-encoded). */
 const encodePath = (p: string): string =>
@@ -214,7 +214,7 @@ async function download(
 ): Promise<FastifyReply> {
   svc.state.touch(share.key);
   const inline = (c.req.query as Record<string, unknown>)?.inline === '1';
-  return sendFile(c.req, c.reply, storage, entry, inline ? 'inline' : 'attachment', () => {
+  return sendFile(c.req, c.reply, storage, entry, !inline, () => {
     svc.state.counted(share.key);
     rt.line(4, 'shareDownload', { client: c.ip, path: entry.path, storage: share.storage, share: share.path });
   });
@@ -236,7 +236,9 @@ async function zip(
     if (!res.writableFinished) ac.abort();
   });
   const name = `${entry.name || share.storage}.zip`;
-  const stream = zipFolder(storage, entry.path, ac.signal, (complete) => {
+  // The folder's content at the archive's top.
+  const children = await storage.list(entry.path, { signal: ac.signal });
+  const stream = zipStream(storage, children, ac.signal, (complete) => {
     if (!complete) return;
     svc.state.counted(share.key);
     rt.line(4, 'shareDownload', {
