@@ -5,5 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/server', 'packages/web', 'e2e'],
+    // Two files at a time (vitest's default on a 2-core machine is one: cores - 1). Most server
+    // tests wait on sockets, peers and child processes rather than on the CPU; the browser tests
+    // run after the rest, one file at a time (e2e/vitest.config.ts).
+    maxWorkers: 2,
   },
 });

@@ -10,6 +10,9 @@ export default defineProject({
     environment: 'node',
     include: ['**/*.test.ts'],
     fileParallelism: false,
+    // After the server and web projects, alone: two browsers, or a browser beside a busy server
+    // test, are too much for a 2-core machine.
+    sequence: { groupOrder: 1 },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
