@@ -195,7 +195,8 @@ export default function FilebrowserScreen() {
       }
       const hide = message.loading(t('filebrowser.browse_pasting', { count: clipboard.names.length }), 0);
       try {
-        const res = await transfer(clipboard.op, clipboard, to, policy);
+        const { storage: fromStorage, dir: fromDir, names } = clipboard;
+        const res = await transfer(clipboard.op, { storage: fromStorage, dir: fromDir, names }, to, policy);
         report(res, clipboard.op === 'move' ? 'filebrowser.browse_moved' : 'filebrowser.browse_copied');
       } finally {
         hide();

@@ -61,7 +61,6 @@ export function NameDialog({ title, initial, onSubmit, onClose }: NameDialogProp
               setName(e.target.value);
               setError(undefined);
             }}
-            onPressEnter={() => void submit()}
             data-testid="fb-name-input"
           />
         </Form.Item>
