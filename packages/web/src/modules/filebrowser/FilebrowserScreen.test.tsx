@@ -7,6 +7,7 @@ import zhCN from '../../i18n/zh_CN.json';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import FilebrowserScreen from './FilebrowserScreen';
+import { type UploadRequest, uploadQueue } from './uploads';
 
 let net: FakeFetch;
 
@@ -243,5 +244,23 @@ describe('file manager screen', () => {
     fireEvent.change(input, { target: { value: 'photos' } });
     fireEvent.submit(input.closest('form') as HTMLFormElement);
     await waitFor(() => expect(bodies.mkdir).toEqual([{ storage: 'S1', dir: '/', name: 'photos' }]));
+  });
+
+  it('asks once about taken names before uploading, and leaves the skipped ones out of the queue', async () => {
+    const queued: UploadRequest[] = [];
+    const add = vi.spyOn(uploadQueue, 'add').mockImplementation((reqs) => void queued.push(...reqs));
+    try {
+      renderWithProviders(<FilebrowserScreen />, { path: '/filebrowser?storage=S1&path=/docs' });
+      await waitFor(() => expect(names()).toEqual(['inner.md']));
+      const files = [new File(['x'], 'a.txt'), new File(['yy'], 'new.txt')];
+      fireEvent.change(screen.getByTestId('fb-input-files'), { target: { files } });
+      fireEvent.click(await screen.findByTestId('fb-conflict-skip'));
+      await waitFor(() => expect(queued).toHaveLength(1));
+      expect(bodies.exists[0]).toEqual({ storage: 'S1', dir: '/docs', names: ['a.txt', 'new.txt'] });
+      expect(queued[0]).toMatchObject({ storage: 'S1', dir: '/docs', relativePath: 'new.txt', conflict: 'skip' });
+      expect(queued[0].file.size).toBe(2);
+    } finally {
+      add.mockRestore();
+    }
   });
 });
