@@ -104,7 +104,7 @@ async function open(lang: 'zh_CN' | 'en_US', width = 1300, height = 900, at = '/
   return page;
 }
 
-const row = (page: Page, name: string) => page.locator(`[data-testid="fb-row"][data-name="${name}"]`);
+const row = (page: Page, name: string) => page.locator(`[data-testid="filebrowser-row"][data-name="${name}"]`);
 const upload = (page: Page, p: string) => page.locator(`[data-testid="fb-upload"][data-path="${p}"]`);
 
 describe('file manager screen', () => {

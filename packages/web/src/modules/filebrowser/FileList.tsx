@@ -81,7 +81,7 @@ export function FileList({ rows, selection, sort, phone, onSort, onToggle, onTog
                 data-selected={selected}
                 className={`fb-row${selected ? ' fb-selected' : ''}${selection.focus === e.name ? ' fb-focus' : ''}`}
                 style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}
-                data-testid="fb-row"
+                data-testid="filebrowser-row"
                 data-name={e.name}
                 {...gestures(e.name)}
               >

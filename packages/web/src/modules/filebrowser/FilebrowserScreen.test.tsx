@@ -119,8 +119,9 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const names = () => screen.getAllByTestId('fb-row').map((r) => r.dataset.name);
-const row = (name: string) => screen.getAllByTestId('fb-row').find((r) => r.dataset.name === name) as HTMLElement;
+const names = () => screen.getAllByTestId('filebrowser-row').map((r) => r.dataset.name);
+const row = (name: string) =>
+  screen.getAllByTestId('filebrowser-row').find((r) => r.dataset.name === name) as HTMLElement;
 const surface = () => screen.getByTestId('fb-surface');
 
 describe('file manager screen', () => {
@@ -208,7 +209,7 @@ describe('file manager screen', () => {
     );
     renderWithProviders(<FilebrowserScreen />, { path: '/filebrowser?storage=S1&path=/' });
     await waitFor(() => expect(screen.getByTestId('fb-status').textContent).toContain('10000 项'));
-    const shown = screen.getAllByTestId('fb-row').length;
+    const shown = screen.getAllByTestId('filebrowser-row').length;
     expect(shown).toBeGreaterThan(10);
     expect(shown).toBeLessThan(60);
     // Scrolled to the end, the window holds the last rows and not the first.
