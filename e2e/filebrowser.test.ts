@@ -184,6 +184,14 @@ describe('file manager screen', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('fb-preview').waitFor({ state: 'detached' });
 
+    // A folder downloads as a streamed zip.
+    await row(page, 'album').click();
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('fb-act-download').click()]);
+    expect(zip.suggestedFilename()).toMatch(/\.zip$/);
+    const zipped = await fs.readFile((await zip.path()) as string);
+    expect(zipped.subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(zipped.includes(Buffer.from('album/day1/log.txt'))).toBe(true);
+
     // Grid view: the image's thumbnail comes from the server.
     await page.locator('[data-testid="fb-view"] .ant-segmented-item').nth(1).click();
     const thumb = page.locator('[data-testid="fb-tile"][data-name="photo.png"] img');
