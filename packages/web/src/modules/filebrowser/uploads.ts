@@ -5,7 +5,7 @@
 // to two folders is two uploads). A small external store, so the panel re-renders on its own.
 import type { ConflictPolicy, FilebrowserUploadMeta } from '@lucky/shared';
 import { useSyncExternalStore } from 'react';
-import { DetailedError, Upload } from 'tus-js-client';
+import { DetailedError, Upload, type UploadOptions } from 'tus-js-client';
 import { getItem } from '../../api/storage';
 import { uploadEndpoint } from './api';
 
@@ -56,7 +56,11 @@ export class UploadQueue {
   /** Called when a file has arrived (the screen reloads that folder). */
   onFinished?: (storage: string, dir: string) => void;
 
-  constructor(private readonly endpoint: () => string = uploadEndpoint) {}
+  constructor(
+    private readonly endpoint: () => string = uploadEndpoint,
+    /** Tests put a scripted server and a Blob reader here (jsdom gets tus-js-client's Node build). */
+    private readonly transport: Pick<UploadOptions, 'httpStack' | 'fileReader'> = {},
+  ) {}
 
   subscribe = (fn: Listener) => {
     this.listeners.add(fn);
@@ -131,6 +135,7 @@ export class UploadQueue {
       metadata: meta,
       headers: token ? { Authorization: token } : {},
       retryDelays: RETRY_DELAYS,
+      ...this.transport,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       fingerprint: async () =>
