@@ -16,6 +16,7 @@ import { useConflictAsk } from './ConflictDialog';
 import { codedText, errorText } from './errors';
 import { FileGrid } from './FileGrid';
 import { FileList } from './FileList';
+import { LogDrawer } from './LogDrawer';
 import {
   type ClickMods,
   clickSelect,
@@ -30,12 +31,15 @@ import {
   visibleEntries,
 } from './listModel';
 import { NameDialog } from './NameDialog';
+import { PreviewModal } from './PreviewModal';
 import { crumbsOf, freeName, joinPath, parentOf } from './paths';
+import { SettingsDialog } from './SettingsDialog';
+import { ShareDialog } from './ShareDialog';
+import { SharesPanel } from './SharesPanel';
 import { type ToolAction, Toolbar } from './Toolbar';
 import { UploadPanel } from './UploadPanel';
 import { filesOfDrop, filesOfInput, topNames, uploadQueue } from './uploads';
 import { useListing, useRoots, useTicket } from './useFilebrowser';
-import { LogDrawer, PreviewModal, SettingsDialog, ShareDialog, SharesPanel } from './webBStubs';
 import './filebrowser.css';
 
 interface Clipboard {

@@ -1,0 +1,174 @@
+// The file manager's settings (the module switch is the screen's, not here): trash, thumbnails and
+// their cache, share links (outside the LAN, password lock-out), how long unfinished uploads stay.
+// Only what changed is sent; a refused value lands beside its field in the user's language.
+import { type FilebrowserSettings, FILEBROWSER_LIMITS as L } from '@lucky/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Divider, Form, InputNumber, Modal, Space, Spin, Switch } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { numberRangeRule } from '../../components/numberRangeRule';
+import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { useFormErrors } from '../../hooks/useFormErrors';
+import { fetchSettings, partsKeys, saveSettings } from './partsApi';
+
+type Editable = Omit<FilebrowserSettings, 'enabled'>;
+const FIELDS: (keyof Editable)[] = [
+  'trash',
+  'thumbnails',
+  'thumbnailCacheMb',
+  'thumbnailWorkers',
+  'sharesOutsideLan',
+  'sharePasswordMaxFailures',
+  'sharePasswordLockMinutes',
+  'uploadExpiryHours',
+];
+
+export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const layout = useDialogLayout(620);
+  const query = useQuery({
+    queryKey: partsKeys.settings,
+    queryFn: ({ signal }) => fetchSettings(signal),
+    enabled: open,
+  });
+  return (
+    <Modal
+      open={open}
+      title={t('filebrowser.settings_title')}
+      onCancel={onClose}
+      footer={null}
+      width={layout.width}
+      style={layout.style}
+      className={layout.className}
+      destroyOnHidden
+      data-testid="fb-settings"
+    >
+      {query.data ? <SettingsForm settings={query.data.settings} onClose={onClose} /> : <Spin />}
+    </Modal>
+  );
+}
+
+function SettingsForm({ settings, onClose }: { settings: FilebrowserSettings; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<Editable>();
+  const [saving, setSaving] = useState(false);
+  const errors = useFormErrors(form, {
+    ns: 'filebrowser',
+    nameOf: (field) => (FIELDS.includes(field as keyof Editable) ? [field] : undefined),
+  });
+  const thumbnails = Form.useWatch('thumbnails', form) ?? settings.thumbnails;
+
+  const submit = async () => {
+    if (!(await errors.validate())) return;
+    const values = form.getFieldsValue(true) as Editable;
+    const changes: Record<string, unknown> = {};
+    for (const f of FIELDS) if (values[f] !== settings[f]) changes[f] = values[f];
+    if (Object.keys(changes).length === 0) return onClose();
+    setSaving(true);
+    try {
+      const res = await saveSettings(changes);
+      errors.clear();
+      qc.setQueryData(partsKeys.settings, res);
+      void message.success(t('filebrowser.settings_saved'));
+      onClose();
+    } catch (err) {
+      errors.show(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const num = (r: { min: number; max: number }) => [numberRangeRule(t, r.min, r.max)];
+  return (
+    <Form<Editable>
+      form={form}
+      layout="vertical"
+      initialValues={settings}
+      onValuesChange={errors.onValuesChange}
+      onFinish={() => void submit()}
+      data-testid="fb-settings-form"
+    >
+      <Form.Item
+        name="trash"
+        label={t('filebrowser.settings_trash')}
+        valuePropName="checked"
+        extra={t('filebrowser.settings_trashHelp')}
+      >
+        <Switch data-testid="fb-settings-trash" />
+      </Form.Item>
+      <Divider titlePlacement="start">{t('filebrowser.settings_thumbnailsSection')}</Divider>
+      <Form.Item name="thumbnails" label={t('filebrowser.settings_thumbnails')} valuePropName="checked">
+        <Switch data-testid="fb-settings-thumbnails" />
+      </Form.Item>
+      <Form.Item
+        name="thumbnailCacheMb"
+        label={t('filebrowser.settings_thumbnailCacheMb')}
+        hidden={!thumbnails}
+        rules={num(L.thumbnailCacheMb)}
+      >
+        <InputNumber<number> precision={0} suffix="MB" style={{ width: 180 }} data-testid="fb-settings-cache" />
+      </Form.Item>
+      <Form.Item
+        name="thumbnailWorkers"
+        label={t('filebrowser.settings_thumbnailWorkers')}
+        extra={t('filebrowser.settings_thumbnailWorkersHelp')}
+        hidden={!thumbnails}
+        rules={num(L.thumbnailWorkers)}
+      >
+        <InputNumber<number> precision={0} style={{ width: 180 }} data-testid="fb-settings-workers" />
+      </Form.Item>
+      <Divider titlePlacement="start">{t('filebrowser.settings_sharesSection')}</Divider>
+      <Form.Item
+        name="sharesOutsideLan"
+        label={t('filebrowser.settings_sharesOutsideLan')}
+        valuePropName="checked"
+        extra={t('filebrowser.settings_sharesOutsideLanHelp')}
+      >
+        <Switch data-testid="fb-settings-outside" />
+      </Form.Item>
+      <Form.Item
+        name="sharePasswordMaxFailures"
+        label={t('filebrowser.settings_sharePasswordMaxFailures')}
+        rules={num(L.sharePasswordMaxFailures)}
+      >
+        <InputNumber<number> precision={0} style={{ width: 180 }} data-testid="fb-settings-failures" />
+      </Form.Item>
+      <Form.Item
+        name="sharePasswordLockMinutes"
+        label={t('filebrowser.settings_sharePasswordLockMinutes')}
+        rules={num(L.sharePasswordLockMinutes)}
+      >
+        <InputNumber<number>
+          precision={0}
+          suffix={t('common.unitMinutes')}
+          style={{ width: 180 }}
+          data-testid="fb-settings-lock"
+        />
+      </Form.Item>
+      <Divider titlePlacement="start">{t('filebrowser.settings_uploadsSection')}</Divider>
+      <Form.Item
+        name="uploadExpiryHours"
+        label={t('filebrowser.settings_uploadExpiryHours')}
+        extra={t('filebrowser.settings_uploadExpiryHoursHelp')}
+        rules={num(L.uploadExpiryHours)}
+      >
+        <InputNumber<number>
+          precision={0}
+          suffix={t('common.unitHours')}
+          style={{ width: 180 }}
+          data-testid="fb-settings-upload-expiry"
+        />
+      </Form.Item>
+      <Form.Item style={{ marginBottom: 0, textAlign: 'end' }}>
+        <Space>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="primary" htmlType="submit" loading={saving} data-testid="fb-settings-save">
+            {t('common.save')}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}
