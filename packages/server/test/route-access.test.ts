@@ -70,7 +70,8 @@ describe('every registered route', () => {
         'lkt_0123456789ab_AAAAAAAAAAAAAAAAAAAAAAAA',
       ]) {
         const res = await a.call(r.method, r.path, { token });
-        expect(res.body?.ret, `${id} with ${token ? 'a foreign token' : 'no token'}`).toBe(-1);
+        // A HEAD answer has no body: its status says it.
+        if (r.method !== 'HEAD') expect(res.body?.ret, `${id} with ${token ? 'a foreign token' : 'no token'}`).toBe(-1);
         expect(res.status, id).toBe(401);
       }
     }

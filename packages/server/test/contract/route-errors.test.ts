@@ -44,7 +44,7 @@ describe('contract: route failures are coded and translated', () => {
     for (const r of routes) {
       const p = r.path.replace(/:(\w+)/g, 'noSuchKey0');
       const tries: { body?: unknown; query?: string }[] =
-        r.method === 'GET' || r.method === 'DELETE'
+        r.method === 'GET' || r.method === 'DELETE' || r.method === 'HEAD'
           ? [{ query: '?page=abc&pageSize=-1&key=..%2Fx&id=zz' }, {}]
           : BAD_BODIES.map((body) => ({ body }));
       for (const t of tries) {

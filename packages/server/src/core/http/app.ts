@@ -187,6 +187,10 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     return reply.code(404).type('text/plain').send('404 page not found');
   });
 
+  // tus uploads (the file manager) read their PATCH bodies themselves, streamed to the storage:
+  // no parse, no body limit (the handler's own rate floor and the storage's space bound them).
+  app.addContentTypeParser('application/offset+octet-stream', (_req, payload, done) => done(null, payload));
+
   await app.register(multipart, { limits: { files: 1, fileSize: 200 * 1024 * 1024, fields: 10 } });
 
   if (existsSync(path.join(WEB_DIST, 'index.html'))) {

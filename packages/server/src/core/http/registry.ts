@@ -5,7 +5,8 @@ import type { ZodType } from 'zod';
 import { fieldFailure } from './reply.js';
 
 export type Access = 'public' | 'token';
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** HEAD and PATCH: the file manager's tus uploads. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
 
 export interface RouteContext {
   /** Client address after the trusted-proxy rules. */

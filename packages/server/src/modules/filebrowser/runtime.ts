@@ -2,6 +2,7 @@ import type { FilebrowserConfig, FilebrowserLogCode, LogLevel } from '@lucky/sha
 import { filebrowserLogText } from '@lucky/shared';
 import { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import { UploadService } from './uploads/service.js';
 
 /** Lines kept in the module's log. */
 const LOG_CAPACITY = 2000;
@@ -15,13 +16,25 @@ const LOG_CAPACITY = 2000;
 export class FilebrowserRuntime implements ModuleRuntime<FilebrowserConfig> {
   config!: FilebrowserConfig;
   readonly log: RuleLog;
+  /** Resumable uploads (tus). */
+  readonly uploads: UploadService;
 
   constructor(readonly ctx: ModuleContext) {
     this.log = new RuleLog({ level: 4, capacity: LOG_CAPACITY, toConsole: false }, ctx.log);
+    this.uploads = new UploadService({
+      storages: ctx.storages,
+      configDir: ctx.configDir,
+      expiryHours: () => this.config.uploadExpiryHours,
+      line: (level, code, params) => this.line(level, code, params),
+    });
   }
 
   async start(config: FilebrowserConfig): Promise<void> {
     this.config = config;
+    // Uploads left unfinished (also while the program was stopped) go after the expiry.
+    const sweep = () => void this.uploads.sweep().catch((e) => this.ctx.log.warn(`upload sweep: ${String(e)}`));
+    sweep();
+    this.ctx.setInterval(sweep, this.uploads.tuning.sweepEveryMs);
   }
 
   async reload(next: FilebrowserConfig): Promise<void> {
