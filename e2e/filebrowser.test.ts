@@ -157,6 +157,8 @@ describe('file manager screen', () => {
     await page.getByTestId('fb-status').getByText(zh.filebrowser.browse_clipCut.replace('{{count}}', '1')).waitFor();
     await row(page, 'sub').dblclick();
     await expect.poll(() => page.evaluate(() => location.hash)).toContain('path=%2Fsub');
+    // The new folder's own (empty) listing is on screen: the paste goes there, not into the old one.
+    await page.getByText(zh.filebrowser.browse_emptyFolder).waitFor();
     await page.getByTestId('fb-surface').focus();
     await page.keyboard.press('Control+v');
     await row(page, 'renamed.txt').waitFor();
