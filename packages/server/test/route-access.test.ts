@@ -8,6 +8,9 @@ const PUBLIC = new Set([
   'GET /2FAStatus',
   'GET /frontendcontroll',
   'GET /api/health',
+  // The file manager's share links: their own page, password and throttle (shares/public.ts).
+  'GET /s/*',
+  'POST /s/*',
 ]);
 
 let a: TestServer;

@@ -76,6 +76,8 @@ export const FILEBROWSER_MESSAGES = {
   uploadNotFound: 'no such upload (finished, cancelled or expired)',
   uploadTooLarge: 'the storage has {free} bytes free, the upload needs {size}',
   moduleDisabled: 'the file manager is switched off',
+  notAnImage: 'no thumbnail for {path}: not an image the thumbnailer reads',
+  thumbnailsOff: 'thumbnails are switched off in the file manager settings',
   ...FILEBROWSER_STORAGE_ERRORS,
 } as const;
 export type FilebrowserIssueCode = keyof typeof FILEBROWSER_MESSAGES;

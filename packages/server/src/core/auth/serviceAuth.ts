@@ -71,6 +71,21 @@ export class ServiceAuth {
     return { ok: true, user };
   }
 
+  /**
+   * One scrypt check of `password` against `stored` through the login's fair gate (in `ip`'s turn),
+   * without this class's throttle or cache: for a caller that counts guesses by its own rules
+   * (share links: per address and per link, with the module's limits). `busy` when too many
+   * checks wait already.
+   */
+  async verifyGated(ip: string, password: string, stored: string): Promise<boolean | 'busy'> {
+    try {
+      return await this.gate.run(LoginThrottle.keyOf(ip), () => verifyPassword(password, stored));
+    } catch (err) {
+      if (err instanceof GateFullError) return 'busy';
+      throw err;
+    }
+  }
+
   /** Milliseconds until `ip` may try again (0: now). */
   retryAfterMs(ip: string): number {
     return this.throttle.retryAfterMs(ip);

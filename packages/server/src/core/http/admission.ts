@@ -26,7 +26,8 @@ export function webLimitsOf(base: BaseSettings): ListenerLimits {
 
 /**
  * With internet access off, only LAN peers reach the admin port: others are reset at accept,
- * before TLS or HTTP. Trusted proxies pass too (the client they name is checked per request).
+ * before TLS or HTTP. Trusted proxies pass too (the client they name is checked per request), and
+ * everyone while a module serves public pages outside the LAN (ModuleDefinition.publicPaths).
  */
 export function adminAdmission(core: Core): AdmissionRules {
   let proxies: readonly string[] | undefined;
@@ -42,7 +43,9 @@ export function adminAdmission(core: Core): AdmissionRules {
   return {
     reachable(ip) {
       const base = core.store.get().base;
-      return base.allowInternetAccess || isLanAddress(ip) || isProxy(ip);
+      // A module serving public pages outside the LAN (share links) needs such peers let in; the
+      // request gate (app.ts onRequest) then keeps them to those pages.
+      return base.allowInternetAccess || isLanAddress(ip) || isProxy(ip) || core.modules.publicOutsideLan();
     },
     isLan: isLanAddress,
     isProxy,

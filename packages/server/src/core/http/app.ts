@@ -66,6 +66,8 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const url = req.url ?? '/';
       const entrance = core.store.get().base.securityEntrance;
       if (!entrance) return url;
+      // A module's public pages (share links) are meant to be handed out: not behind the entrance.
+      if (core.modules.publicPathOf(url)) return url;
       const prefix = `/${entrance}`;
       if (url === prefix) return ENTRANCE_BARE;
       if (url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return url.slice(prefix.length) || '/';
@@ -119,7 +121,10 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     // LAN gate, the login throttle, logs and sessions alike. Forged or stale values are ignored.
     const relayed = relayedClient(req.headers[RELAY_HEADER], req.socket.remoteAddress);
     req.clientIp = relayed?.ip ?? resolveClientIp(req.socket.remoteAddress, req.headers, base.trustedProxies);
-    if (!base.allowInternetAccess && !isLanAddress(req.clientIp, { cgnat: base.cgnatIsLan })) {
+    // A module's public path open outside the LAN (share links with sharesOutsideLan) skips the
+    // LAN gate only; the Host / Origin checks below hold for it as for every request.
+    const outsideOk = core.modules.publicPathOf(req.url)?.outsideLan === true;
+    if (!base.allowInternetAccess && !outsideOk && !isLanAddress(req.clientIp, { cgnat: base.cgnatIsLan })) {
       core.log.warn(`refused admin access from outside the LAN: ${req.clientIp}`);
       return reply.code(403).send({
         ret: 1,
@@ -190,6 +195,20 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
   // tus uploads (the file manager) read their PATCH bodies themselves, streamed to the storage:
   // no parse, no body limit (the handler's own rate floor and the storage's space bound them).
   app.addContentTypeParser('application/offset+octet-stream', (_req, payload, done) => done(null, payload));
+  // HTML forms post url-encoded bodies; only a module's public pages take them (the share link's
+  // password). Everywhere else such a body stays a 415, as before: the admin API takes JSON, which a
+  // cross-site form cannot send.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (req, body, done) => {
+      if (!core.modules.publicPathOf(req.url))
+        return done(
+          Object.assign(new Error(`Unsupported Media Type: ${req.headers['content-type']}`), { statusCode: 415 }),
+        );
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
 
   await app.register(multipart, { limits: { files: 1, fileSize: 200 * 1024 * 1024, fields: 10 } });
 
@@ -224,9 +243,13 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const ctx: RouteContext = { clientIp: req.clientIp };
       if (def.access === 'token') {
         const who = await authenticate(core, req);
-        if (!who) return reply.code(401).send({ ret: -1, msg: 'login expired', code: 'loginExpired' });
-        ctx.sessionId = who.sessionId;
-        ctx.actor = who.actor;
+        const ticket = who ? false : (def.ticket?.(req) ?? false);
+        if (who) {
+          ctx.sessionId = who.sessionId;
+          ctx.actor = who.actor;
+        } else if (ticket === true) ctx.actor = 'ticket';
+        else if (ticket) return sendFailure(reply, ticket);
+        else return reply.code(401).send({ ret: -1, msg: 'login expired', code: 'loginExpired' });
       }
       // The handler may name the actor (a login naming the admin account): the audit reads it from its input.
       let who: RouteContext = ctx;

@@ -2,7 +2,7 @@ import type { FieldIssue, IssueKit } from '@lucky/shared';
 import { issueKit } from '@lucky/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
-import { fieldFailure } from './reply.js';
+import { type ApiFailure, fieldFailure } from './reply.js';
 
 export type Access = 'public' | 'token';
 /** HEAD and PATCH: the file manager's tus uploads. */
@@ -45,6 +45,16 @@ export interface RouteDef<B = unknown, Q = unknown> {
   issues?: IssueKit;
   /** Raw replies (downloads) set this so the envelope is not assumed. */
   raw?: boolean;
+  /**
+   * With `access: 'token'`: a second way in for a request without a valid token — a read ticket
+   * the route checks itself (an `<img>` or a plain link sends no Authorization header). The token
+   * check stays the wrapper's; a route without this refuses such a request as before. `true` lets
+   * it in, `false` (no ticket) answers as a missing token does, an ApiFailure is the refusal to
+   * send (a ticket that is no longer good).
+   */
+  ticket?: (req: FastifyRequest) => boolean | ApiFailure;
+  /** The body's size limit in bytes when it is not the app's (1 MiB). */
+  bodyLimit?: number;
   /** Record in the audit log. Default: every call that is not a GET (GETs that change state set it). */
   audit?: boolean;
   handler: (req: FastifyRequest, reply: FastifyReply, input: RouteInput<B, Q>) => Promise<unknown> | unknown;
@@ -96,7 +106,12 @@ export class RouteRegistry implements Routes {
 
   add<B = unknown, Q = unknown>(def: RouteDef<B, Q>): void {
     this.routes.push(def);
-    this.app.route({ method: def.method, url: def.path, handler: this.wrap(def) });
+    this.app.route({
+      method: def.method,
+      url: def.path,
+      handler: this.wrap(def),
+      ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
+    });
   }
 
   /** A module's view of the registry: its routes are named by its own issue vocabulary. */

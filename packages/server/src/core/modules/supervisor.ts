@@ -15,6 +15,7 @@ import type {
   ModuleServices,
   ModuleState,
   ModuleStatus,
+  PublicPath,
 } from './types.js';
 
 const STOP_TIME_LIMIT_MS = 5000;
@@ -117,6 +118,7 @@ export class ModuleSupervisor implements ActionHost {
     const slot = this.mustGet(key);
     slot.def.routes?.(registry.forModule(slot.def.issues), {
       config: () => this.configOf(key),
+      configDir: this.configDir,
       saveConfig: (next) => this.saveConfig(key, next),
       runtime: () => slot.runtime,
       storages: this.services.storages,
@@ -131,6 +133,28 @@ export class ModuleSupervisor implements ActionHost {
       const config = this.configOf<{ enabled: boolean }>(key);
       for (const m of slot.def.storageMounts(config)) out.push({ ...m, module: key, enabled: config.enabled });
     }
+    return out;
+  }
+
+  /**
+   * The public path (ModuleDefinition.publicPaths) a request path falls under, from the config of
+   * a running module; undefined for every other path (and while the module is off or starting).
+   */
+  publicPathOf(urlPath: string): PublicPath | undefined {
+    for (const p of this.openPublicPaths()) if (urlPath.startsWith(p.prefix)) return p;
+    return undefined;
+  }
+
+  /** Whether some running module serves a public path to callers outside the LAN (the accept-time gate). */
+  publicOutsideLan(): boolean {
+    return this.openPublicPaths().some((p) => p.outsideLan);
+  }
+
+  private openPublicPaths(): PublicPath[] {
+    const out: PublicPath[] = [];
+    for (const slot of this.slots.values())
+      if (slot.def.publicPaths && slot.state === 'running' && slot.config)
+        out.push(...slot.def.publicPaths(slot.config as never));
     return out;
   }
 

@@ -115,11 +115,29 @@ export interface ModuleDefinition<C extends { enabled: boolean } = { enabled: bo
   actions?: Readonly<Record<string, ModuleAction<C, unknown>>>;
   /** REST routes under /api/<key>/…; `api.runtime()` is the live instance. */
   routes?(registry: Routes, api: ModuleApi<C>): void;
+  /**
+   * Pages the module serves on the console's listener to people without an admin login (share
+   * links: `/s/`), asked per request while the module runs. A request under one of these prefixes
+   * skips the security entrance, and the LAN-only gate too when `outsideLan` (also at accept: a
+   * peer outside the LAN is let in while some module's prefix is open outside). The Host / Origin
+   * checks and the force-HTTPS redirect still apply. The routes themselves are `access: 'public'`.
+   */
+  publicPaths?(config: C): PublicPath[];
+}
+
+/** A path prefix a module serves without an admin login (see ModuleDefinition.publicPaths). */
+export interface PublicPath {
+  /** Starts and ends with `/` (`/s/`). */
+  prefix: string;
+  /** Callers outside the LAN may reach it even with the console's internet access off. */
+  outsideLan: boolean;
 }
 
 /** What a module's routes may do with their own module. */
 export interface ModuleApi<C> {
   config(): C;
+  /** The config directory (state files a route reads while the module is off). */
+  configDir: string;
   /** Validate → apply → save; refusals are thrown as API failures naming the field. */
   saveConfig(next: C): Promise<void>;
   runtime(): ModuleRuntime<C> | undefined;

@@ -34,6 +34,13 @@ export const filebrowserModule: ModuleDefinition<FilebrowserConfig> = {
     }),
   /** A share link keeps its storage in use (storage management names it before a delete). */
   storageMounts: (config) => config.shares.map((s) => ({ storage: s.storage, owner: `share ${s.path}` })),
+  /**
+   * Share links are served under `/s/` without an admin login (shares/public.ts); outside the LAN
+   * too with `sharesOutsideLan`, while some link is switched on.
+   */
+  publicPaths: (config) => [
+    { prefix: '/s/', outsideLan: config.sharesOutsideLan && config.shares.some((s) => s.enabled) },
+  ],
   createRuntime: (ctx) => new FilebrowserRuntime(ctx),
   routes: registerFilebrowserRoutes,
 };
