@@ -3,6 +3,7 @@
 
 export * from './actions.js';
 export * from './coded.js';
+export * from './logPage.js';
 export * from './secrets.js';
 export * from './switch.js';
 export * from './webhook.js';

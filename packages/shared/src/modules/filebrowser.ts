@@ -4,7 +4,8 @@
 // read-only storage refuses every write. Share links hand a file or a folder to people without an
 // admin login, served by the console's listener under `/s/<id>` with their own small page.
 import { z } from 'zod';
-import { type CodedText, fillTemplate, type LogEntryView } from '../contract/coded.js';
+import { type CodedText, fillTemplate } from '../contract/coded.js';
+import { type LogPageResponse, logPageQuerySchema } from '../contract/logPage.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import { issueKit } from './fieldIssue.js';
 import { SECRET_MASK } from './secretText.js';
@@ -357,11 +358,7 @@ export const filebrowserUploadMetaSchema = z.object({
 export type FilebrowserUploadMeta = z.input<typeof filebrowserUploadMetaSchema>;
 
 /** GET /api/filebrowser/logs */
-export const filebrowserLogsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
-  order: z.enum(['newest', 'oldest']).default('newest'),
-});
+export const filebrowserLogsQuerySchema = logPageQuerySchema;
 
 // ---- views ------------------------------------------------------------------------------------
 
@@ -466,14 +463,7 @@ export interface FilebrowserShareResponse {
   share: FilebrowserShareView;
 }
 
-export interface FilebrowserLogsResponse {
-  ret: 0;
-  total: number;
-  page: number;
-  pageSize: number;
-  order: 'newest' | 'oldest';
-  logs: LogEntryView[];
-}
+export type FilebrowserLogsResponse = LogPageResponse;
 
 /** An error of this module with its English text. */
 export function filebrowserIssue(code: FilebrowserIssueCode, params: Record<string, unknown> = {}): CodedText {

@@ -3,7 +3,8 @@
 // root) to USERS with per-mount access (rw / ro; absent = not visible), over plain FTP or explicit
 // FTPS (AUTH TLS) with passive data connections from a port range.
 import { z } from 'zod';
-import type { Coded, LogEntryView } from '../contract/coded.js';
+import type { Coded } from '../contract/coded.js';
+import { type LogPageResponse, logPageQuerySchema } from '../contract/logPage.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import { isCidrOrIp, isHostName, isIp, isIpv4 } from '../net.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
@@ -284,11 +285,7 @@ export const ftpserverSettingsPatchSchema = z.object({
 });
 
 /** GET /api/ftpserver/logs */
-export const ftpserverLogsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
-  order: z.enum(['newest', 'oldest']).default('newest'),
-});
+export const ftpserverLogsQuerySchema = logPageQuerySchema;
 
 export type FtpserverMountInput = z.input<typeof ftpserverMountInputSchema>;
 export type FtpserverMount = z.infer<typeof ftpserverMountSchema>;
@@ -437,11 +434,4 @@ export interface FtpserverStatusResponse {
   status: FtpserverStatusView;
 }
 /** GET /api/ftpserver/logs */
-export interface FtpserverLogsResponse {
-  ret: 0;
-  total: number;
-  page: number;
-  pageSize: number;
-  order: 'newest' | 'oldest';
-  logs: LogEntryView[];
-}
+export type FtpserverLogsResponse = LogPageResponse;

@@ -4,6 +4,7 @@
 // its English text. The server answers refusals as `{ret, msg, field, code, params}`.
 import { z } from 'zod';
 import type { Coded, LogEntryView } from '../contract/coded.js';
+import { logPageQuerySchema } from '../contract/logPage.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import { isCidrOrIp, isIp, isTargetAddress } from '../net.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
@@ -236,11 +237,7 @@ export type PortforwardSettingsPatch = z.infer<typeof portforwardSettingsPatchSc
 export type PortforwardConfig = z.infer<typeof portforwardConfigSchema>;
 
 /** GET /api/portforward/rules/:key/logs — `order` newest (default) or oldest first. */
-export const portforwardLogsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
-  order: z.enum(['newest', 'oldest']).default('newest'),
-});
+export const portforwardLogsQuerySchema = logPageQuerySchema;
 
 // ---- words the runtime writes: reasons and log lines (code + params + English) -----------------
 

@@ -4,6 +4,7 @@
 // and tells scripts, webhooks and DDNS when the public address changes.
 import { z } from 'zod';
 import type { Coded, LogEntryView } from '../contract/coded.js';
+import { type LogPageResponse, logPageQuerySchema } from '../contract/logPage.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import {
   WEBHOOK_MESSAGES,
@@ -290,11 +291,7 @@ export type StunSettingsPatch = z.infer<typeof stunSettingsPatchSchema>;
 export type StunConfig = z.infer<typeof stunConfigSchema>;
 
 /** GET /api/stun/rules/:key/logs */
-export const stunLogsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
-  order: z.enum(['newest', 'oldest']).default('newest'),
-});
+export const stunLogsQuerySchema = logPageQuerySchema;
 
 /** POST /api/stun/nat-type: detect the NAT on demand (no rule needed). */
 export const stunNatTypeBodySchema = z.object({
@@ -492,14 +489,7 @@ export interface StunSettingsResponse {
   summary: StunSummary;
 }
 /** GET /api/stun/rules/:key/logs */
-export interface StunLogsResponse {
-  ret: 0;
-  total: number;
-  page: number;
-  pageSize: number;
-  order: 'newest' | 'oldest';
-  logs: LogEntryView[];
-}
+export type StunLogsResponse = LogPageResponse;
 /** POST /api/stun/nat-type and POST /api/stun/rules/:key/nat-type */
 export interface StunNatTypeResponse {
   ret: 0;

@@ -4,6 +4,7 @@
 // access per mount.
 import { z } from 'zod';
 import { type CodedText, fillTemplate, type LogEntryView } from '../contract/coded.js';
+import { type LogPageResponse, logPageQuerySchema } from '../contract/logPage.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import { isCidrOrIp, isHostName, isIp, isIpv4 } from '../net.js';
 import { type GenericIssueCode, issueKit } from './fieldIssue.js';
@@ -369,11 +370,7 @@ export type WebdavSettingsPatch = z.infer<typeof webdavSettingsPatchSchema>;
 export type WebdavConfig = z.infer<typeof webdavConfigSchema>;
 
 /** GET /api/webdav/logs */
-export const webdavLogsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
-  order: z.enum(['newest', 'oldest']).default('newest'),
-});
+export const webdavLogsQuerySchema = logPageQuerySchema;
 
 // ---- views: what the GET routes answer --------------------------------------------------------
 
@@ -448,11 +445,4 @@ export interface WebdavUserResponse {
 }
 
 /** GET /api/webdav/logs */
-export interface WebdavLogsResponse {
-  ret: 0;
-  total: number;
-  page: number;
-  pageSize: number;
-  order: 'newest' | 'oldest';
-  logs: LogEntryView[];
-}
+export type WebdavLogsResponse = LogPageResponse;

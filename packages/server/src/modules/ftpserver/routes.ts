@@ -2,12 +2,12 @@
 // Bodies are parsed by the registry; the whole slice is checked again by the supervisor (schema,
 // then `validate`: storages known to storage management), applied, then saved. A user's password
 // arrives in plain text and is stored as its scrypt hash; it is read back masked.
+
 import {
   enabledBodySchema,
   FTPSERVER_SECRETS,
   type FtpserverConfig,
   type FtpserverIssueCode,
-  type FtpserverLogsResponse,
   type FtpserverMount,
   type FtpserverMountResponse,
   type FtpserverMountsResponse,
@@ -19,7 +19,6 @@ import {
   type FtpserverUsersResponse,
   type FtpserverUserView,
   ftpserverIssues,
-  ftpserverLogsQuerySchema,
   ftpserverMountInputSchema,
   ftpserverSettingsPatchSchema,
   ftpserverSettingsSchema,
@@ -30,6 +29,7 @@ import {
 import { hashPassword } from '../../core/auth/password.js';
 import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
+import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { FtpserverRuntime } from './runtime.js';
@@ -300,27 +300,10 @@ export function registerFtpserverRoutes(r: Routes, api: ModuleApi<FtpserverConfi
     },
   });
 
-  r.add({
-    method: 'GET',
+  addServiceLogRoutes(r, {
     path: '/api/ftpserver/logs',
-    access: 'token',
-    summary: 'FTP server: a page of the log (logins, transfers, refusals; newest first unless order=oldest)',
-    query: ftpserverLogsQuerySchema,
-    handler: (_req, _reply, input): FtpserverLogsResponse => {
-      const q = input.query;
-      const page = live()?.log.page(q.page, q.pageSize, q.order) ?? { total: 0, logs: [] };
-      return { ret: 0, ...page, page: q.page, pageSize: q.pageSize, order: q.order };
-    },
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/ftpserver/logs',
-    access: 'token',
-    summary: 'FTP server: clear the log',
-    handler: () => {
-      live()?.log.clear();
-      return { ret: 0 };
-    },
+    service: 'FTP server',
+    holds: 'logins, transfers, refusals',
+    log: () => live()?.log,
   });
 }

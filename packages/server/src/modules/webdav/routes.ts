@@ -3,7 +3,6 @@ import {
   SECRET_MASK,
   type WebdavConfig,
   type WebdavIssueCode,
-  type WebdavLogsResponse,
   type WebdavMount,
   type WebdavMountResponse,
   type WebdavMountsResponse,
@@ -13,7 +12,6 @@ import {
   type WebdavUserResponse,
   type WebdavUsersResponse,
   webdavIssues,
-  webdavLogsQuerySchema,
   webdavMountInputSchema,
   webdavSettingsPatchSchema,
   webdavUserInputSchema,
@@ -21,6 +19,7 @@ import {
 import { hashPassword } from '../../core/auth/password.js';
 import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
+import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { foldName } from './front.js';
@@ -272,28 +271,10 @@ export function registerWebdavRoutes(r: Routes, api: ModuleApi<WebdavConfig>): v
 
   // ---- log ----
 
-  r.add({
-    method: 'GET',
+  addServiceLogRoutes(r, {
     path: '/api/webdav/logs',
-    access: 'token',
-    summary: 'WebDAV: a page of the server’s log (sign-ins, refusals, changes; newest first unless order=oldest)',
-    query: webdavLogsQuerySchema,
-    handler: (_req, _reply, input): WebdavLogsResponse => {
-      const q = input.query;
-      const log = live()?.log;
-      const page = log ? log.page(q.page, q.pageSize, q.order) : { total: 0, logs: [] };
-      return { ret: 0, ...page, page: q.page, pageSize: q.pageSize, order: q.order };
-    },
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/webdav/logs',
-    access: 'token',
-    summary: 'WebDAV: clear the server’s log',
-    handler: () => {
-      live()?.log.clear();
-      return { ret: 0 };
-    },
+    service: 'WebDAV',
+    holds: 'sign-ins, refusals, changes',
+    log: () => live()?.log,
   });
 }

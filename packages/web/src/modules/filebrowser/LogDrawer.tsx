@@ -3,8 +3,8 @@
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
-import { clearLogs, fetchLogs, partsKeys } from './partsApi';
-import { partsErrorText } from './partsErrors';
+import { clearLogs, fetchLogs, filebrowserKeys } from './api';
+import { errorText } from './errors';
 
 /** Page 1 follows new lines this often while the drawer is open. */
 const LOG_INTERVAL_MS = 5000;
@@ -17,7 +17,7 @@ export function LogDrawer({ open, onClose }: { open: boolean; onClose: () => voi
       await clearLogs();
       return true;
     } catch (err) {
-      const text = partsErrorText(err, t);
+      const text = errorText(err, t);
       if (text) void message.error(text);
       return false;
     }
@@ -28,7 +28,7 @@ export function LogDrawer({ open, onClose }: { open: boolean; onClose: () => voi
       onClose={onClose}
       onClear={onClear}
       ns="filebrowser"
-      queryKey={partsKeys.logs}
+      queryKey={filebrowserKeys.logs}
       fetchLogs={fetchLogs}
       intervalMs={LOG_INTERVAL_MS}
       testIdPrefix="fb"

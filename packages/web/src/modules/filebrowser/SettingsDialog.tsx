@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
-import { fetchSettings, partsKeys, saveSettings } from './partsApi';
+import { fetchSettings, filebrowserKeys, saveSettings } from './api';
 
 type Editable = Omit<FilebrowserSettings, 'enabled'>;
 const FIELDS: (keyof Editable)[] = [
@@ -27,7 +27,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation();
   const layout = useDialogLayout(620);
   const query = useQuery({
-    queryKey: partsKeys.settings,
+    queryKey: filebrowserKeys.settings,
     queryFn: ({ signal }) => fetchSettings(signal),
     enabled: open,
   });
@@ -70,7 +70,7 @@ function SettingsForm({ settings, onClose }: { settings: FilebrowserSettings; on
     try {
       const res = await saveSettings(changes);
       errors.clear();
-      qc.setQueryData(partsKeys.settings, res);
+      qc.setQueryData(filebrowserKeys.settings, res);
       void message.success(t('filebrowser.settings_saved'));
       onClose();
     } catch (err) {

@@ -1,51 +1,18 @@
-import { type FilebrowserShareView, filebrowserSettingsSchema } from '@lucky/shared';
+import { filebrowserSettingsSchema } from '@lucky/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClient } from '../../api/client';
-import { setItem } from '../../api/storage';
+import { describe, expect, it, vi } from 'vitest';
 import zhCN from '../../i18n/zh_CN.json';
-import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { ShareDialog } from './ShareDialog';
 import { EXPIRY_CHOICES, expiryOf } from './shareExpiry';
+import { fakeNetworkPerTest, share } from './shareTestKit';
 
-let net: FakeFetch;
 // No pause between typed keys: the tests wait on the page, not on time.
 const user = userEvent.setup({ delay: null });
-
-const share = (patch: Partial<FilebrowserShareView> = {}): FilebrowserShareView => ({
-  key: 'K1',
-  id: 'AAAAAAAAAAAAAAAAAAAAAA',
-  url: '/s/AAAAAAAAAAAAAAAAAAAAAA',
-  storage: 'S1',
-  storageName: 'Disk',
-  path: '/photos/a.jpg',
-  kind: 'file',
-  enabled: true,
-  password: '',
-  expiresAt: 0,
-  maxDownloads: 0,
-  downloads: 0,
-  lastAccessAt: 0,
-  note: '',
-  createdAt: 1,
-  state: 'active',
-  ...patch,
-});
-
-const bodies = (path: string, method: string) =>
-  net.fn.mock.calls
-    .filter(([url, init]) => String(url).split('?')[0] === path && (init as RequestInit).method === method)
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body ?? 'null')) as Record<string, unknown>);
-
-beforeEach(() => {
-  net = installFakeFetch();
-  resetClient();
-  setItem('token', 'tok');
-});
-afterEach(() => vi.unstubAllGlobals());
+const network = fakeNetworkPerTest();
+const { bodies } = network;
 
 describe('share expiry', () => {
   it('each choice means its time; a custom date lasts to the end of that day; every choice has its words', () => {
@@ -64,7 +31,7 @@ describe('share expiry', () => {
 
 describe('ShareDialog', () => {
   it('makes a link with password, expiry, limit and note, then shows the full link to copy', async () => {
-    net.route('api/filebrowser/shares', { body: { ret: 0, share: share({ kind: 'dir', path: '/photos' }) } });
+    network.net().route('api/filebrowser/shares', { body: { ret: 0, share: share({ kind: 'dir', path: '/photos' }) } });
     const before = Date.now();
     renderWithProviders(<ShareDialog storage="S1" path="/photos" kind="dir" onClose={vi.fn()} />);
     await user.type(await screen.findByTestId('fb-share-password'), 'secret1');
@@ -88,7 +55,7 @@ describe('ShareDialog', () => {
   });
 
   it('a password too short is refused before sending; a server refusal lands beside its field', async () => {
-    net.route('api/filebrowser/shares', {
+    network.net().route('api/filebrowser/shares', {
       status: 400,
       body: { ret: 1, code: 'tooBig', field: 'maxDownloads', params: { max: 1_000_000 }, msg: 'too big' },
     });
@@ -107,8 +74,8 @@ describe('ShareDialog', () => {
   });
 
   it('no expiry sends 0; with share links set LAN-only the dialog says so', async () => {
-    net.route('api/filebrowser/shares', { body: { ret: 0, share: share() } });
-    net.route('api/filebrowser/settings', {
+    network.net().route('api/filebrowser/shares', { body: { ret: 0, share: share() } });
+    network.net().route('api/filebrowser/settings', {
       body: { ret: 0, settings: filebrowserSettingsSchema.parse({ sharesOutsideLan: false }) },
     });
     renderWithProviders(<ShareDialog storage="S1" path="/a.txt" kind="file" onClose={vi.fn()} />);

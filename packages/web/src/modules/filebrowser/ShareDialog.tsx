@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
-import { createShare, fetchSettings, partsKeys, shareLink } from './partsApi';
+import { createShare, fetchSettings, filebrowserKeys, shareLink } from './api';
 import { ShareFields, type ShareFormValues, shareFieldOf } from './ShareFields';
 import { expiryOf } from './shareExpiry';
 import './parts.css';
@@ -32,7 +32,7 @@ export function ShareDialog({ storage, path, kind, onClose }: ShareDialogProps) 
   const [made, setMade] = useState<FilebrowserShareView | undefined>(undefined);
   const errors = useFormErrors(form, { ns: 'filebrowser', nameOf: shareFieldOf });
   // Whether the link answers outside the LAN at all is a setting: say which way it is set.
-  const settings = useQuery({ queryKey: partsKeys.settings, queryFn: ({ signal }) => fetchSettings(signal) });
+  const settings = useQuery({ queryKey: filebrowserKeys.settings, queryFn: ({ signal }) => fetchSettings(signal) });
   const lanOnly = settings.data?.settings.sharesOutsideLan === false;
 
   const submit = async () => {
@@ -50,7 +50,7 @@ export function ShareDialog({ storage, path, kind, onClose }: ShareDialogProps) 
       });
       errors.clear();
       setMade(res.share);
-      await qc.invalidateQueries({ queryKey: partsKeys.shares });
+      await qc.invalidateQueries({ queryKey: filebrowserKeys.shares });
     } catch (err) {
       errors.show(err);
     } finally {

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
-import { partsKeys, updateShare } from './partsApi';
+import { filebrowserKeys, updateShare } from './api';
 import { ShareFields, type ShareFormValues, shareFieldOf } from './ShareFields';
 import { expiryOf } from './shareExpiry';
 
@@ -47,7 +47,7 @@ export function ShareEditDialog({ share, onClose }: { share: FilebrowserShareVie
       await updateShare(share.key, patch);
       errors.clear();
       void message.success(t('filebrowser.share_updated'));
-      await qc.invalidateQueries({ queryKey: partsKeys.shares });
+      await qc.invalidateQueries({ queryKey: filebrowserKeys.shares });
       onClose();
     } catch (err) {
       errors.show(err);

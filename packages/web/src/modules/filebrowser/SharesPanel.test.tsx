@@ -1,50 +1,17 @@
-import { type FilebrowserShareView, SECRET_MASK } from '@lucky/shared';
+import { SECRET_MASK } from '@lucky/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClient } from '../../api/client';
-import { setItem } from '../../api/storage';
+import { describe, expect, it } from 'vitest';
 import { popconfirm } from '../../test/antd';
-import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { SharesPanel } from './SharesPanel';
+import { fakeNetworkPerTest, share } from './shareTestKit';
 
-let net: FakeFetch;
 // No pause between typed keys: the tests wait on the page, not on time.
 const user = userEvent.setup({ delay: null });
-
-const share = (patch: Partial<FilebrowserShareView> = {}): FilebrowserShareView => ({
-  key: 'K1',
-  id: 'AAAAAAAAAAAAAAAAAAAAAA',
-  url: '/s/AAAAAAAAAAAAAAAAAAAAAA',
-  storage: 'S1',
-  storageName: 'Disk',
-  path: '/photos/a.jpg',
-  kind: 'file',
-  enabled: true,
-  password: '',
-  expiresAt: 0,
-  maxDownloads: 0,
-  downloads: 0,
-  lastAccessAt: 0,
-  note: '',
-  createdAt: 1,
-  state: 'active',
-  ...patch,
-});
-
-const bodies = (path: string, method: string) =>
-  net.fn.mock.calls
-    .filter(([url, init]) => String(url).split('?')[0] === path && (init as RequestInit).method === method)
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body ?? 'null')) as Record<string, unknown>);
-
-beforeEach(() => {
-  net = installFakeFetch();
-  resetClient();
-  setItem('token', 'tok');
-});
-afterEach(() => vi.unstubAllGlobals());
+const network = fakeNetworkPerTest();
+const { bodies } = network;
 
 describe('SharesPanel', () => {
   const list = [
@@ -66,8 +33,8 @@ describe('SharesPanel', () => {
   ];
 
   function serve() {
-    net.route('api/filebrowser/shares', { body: { ret: 0, list } });
-    for (const s of list) net.route(`api/filebrowser/shares/${s.key}`, { body: { ret: 0, share: s } });
+    network.net().route('api/filebrowser/shares', { body: { ret: 0, list } });
+    for (const s of list) network.net().route(`api/filebrowser/shares/${s.key}`, { body: { ret: 0, share: s } });
   }
 
   it('lists every link with its state, downloads against the limit and expiry', async () => {
@@ -93,15 +60,17 @@ describe('SharesPanel', () => {
     await waitFor(() => expect(bodies('api/filebrowser/shares/K1', 'PUT')).toEqual([{ enabled: false }]));
 
     await user.click(screen.getByTestId('fb-share-revoke-K2'));
-    expect(net.fn.mock.calls.some(([, init]) => (init as RequestInit).method === 'DELETE')).toBe(false);
+    expect(network.net().fn.mock.calls.some(([, init]) => (init as RequestInit).method === 'DELETE')).toBe(false);
     const pop = await popconfirm();
     await user.click(pop.getByRole('button', { name: '撤销' }));
     await waitFor(() =>
       expect(
-        net.fn.mock.calls.filter(
-          ([url, init]) =>
-            String(url).startsWith('api/filebrowser/shares/K2?') && (init as RequestInit).method === 'DELETE',
-        ),
+        network
+          .net()
+          .fn.mock.calls.filter(
+            ([url, init]) =>
+              String(url).startsWith('api/filebrowser/shares/K2?') && (init as RequestInit).method === 'DELETE',
+          ),
       ).toHaveLength(1),
     );
   });

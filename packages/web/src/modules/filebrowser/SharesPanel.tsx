@@ -9,8 +9,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton';
-import { deleteShare, fetchShares, partsKeys, shareLink, updateShare } from './partsApi';
-import { partsErrorText } from './partsErrors';
+import { deleteShare, fetchShares, filebrowserKeys, shareLink, updateShare } from './api';
+import { errorText } from './errors';
 import { ShareEditDialog } from './ShareEditDialog';
 
 const STATE_COLOURS: Record<FilebrowserShareState, string> = {
@@ -30,7 +30,7 @@ export function SharesPanel() {
   const qc = useQueryClient();
   // Downloads and states change while the panel is open (someone uses a link): follow them.
   const query = useQuery({
-    queryKey: partsKeys.shares,
+    queryKey: filebrowserKeys.shares,
     queryFn: ({ signal }) => fetchShares(signal),
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: false,
@@ -44,11 +44,11 @@ export function SharesPanel() {
       await call();
       void message.success(done);
     } catch (err) {
-      const text = partsErrorText(err, t);
+      const text = errorText(err, t);
       if (text) void message.error(text);
     } finally {
       setBusy(undefined);
-      await qc.invalidateQueries({ queryKey: partsKeys.shares });
+      await qc.invalidateQueries({ queryKey: filebrowserKeys.shares });
     }
   };
 

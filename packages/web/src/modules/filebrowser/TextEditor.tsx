@@ -6,8 +6,8 @@ import { isFileName } from '@lucky/shared';
 import { Alert, App, Button, Input, Space } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createTextFile, saveTextFile } from './partsApi';
-import { issueCodeOf, partsErrorText } from './partsErrors';
+import { createTextFile, saveTextFile } from './api';
+import { errorText, issueCodeOf } from './errors';
 
 const TAB = '  ';
 
@@ -73,7 +73,7 @@ export function TextEditor(props: TextEditorProps) {
     } catch (err) {
       if (issueCodeOf(err) === 'changedOnDisk') setConflict(true);
       else {
-        const text = partsErrorText(err, t);
+        const text = errorText(err, t);
         if (text) void message.error(text);
       }
     } finally {
@@ -94,7 +94,7 @@ export function TextEditor(props: TextEditorProps) {
       props.onDirty(false);
       props.onSavedAs();
     } catch (err) {
-      const text = partsErrorText(err, t);
+      const text = errorText(err, t);
       if (text) void message.error(text);
     } finally {
       setSaving(false);

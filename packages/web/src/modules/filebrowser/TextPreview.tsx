@@ -6,9 +6,9 @@ import { FILEBROWSER_LIMITS, type FilebrowserEntry } from '@lucky/shared';
 import { Alert, Button, Spin } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { readTextFile, type TextFile } from './api';
+import { errorText } from './errors';
 import { highlightText } from './highlight';
-import { readTextFile, type TextFile } from './partsApi';
-import { partsErrorText } from './partsErrors';
 import { joinPath, TextEditor } from './TextEditor';
 
 export interface TextPreviewProps {
@@ -40,7 +40,7 @@ export function TextPreview({ storage, dir, entry, downloadButton, onSaved, onDi
     readTextFile(storage, path, entry.etag, abort.signal).then(
       (f) => setFile({ state: 'ready', ...f }),
       (err: unknown) => {
-        const text = partsErrorText(err, t);
+        const text = errorText(err, t);
         if (text !== undefined && !abort.signal.aborted) setFile({ state: 'failed', text });
       },
     );

@@ -1,7 +1,7 @@
 // Failures of the file manager's calls in the user's language: `filebrowser.err_<code>` for the
 // module's codes (storage failures included, as `storage_<code>`), the generic wording otherwise.
 import { FILEBROWSER_MESSAGES, type FilebrowserIssueCode, GENERIC_ISSUE_MESSAGES } from '@lucky/shared';
-import { callErrorText, type Translate } from '../../api/callErrors';
+import { callErrorText, codedIssueOf, type Translate } from '../../api/callErrors';
 import { failureText } from '../../hooks/useFormErrors';
 
 export const isIssueCode = (c: unknown): c is FilebrowserIssueCode =>
@@ -21,4 +21,9 @@ export function codedText(
   if (r.code && isIssueCode(r.code))
     return failureText(t, 'filebrowser', { field: '', code: r.code, params: r.params ?? {}, msg: r.text });
   return r.text;
+}
+
+/** The module's code of a refused call (`changedOnDisk`, `storage_exists` …), if it named one. */
+export function issueCodeOf(err: unknown): FilebrowserIssueCode | undefined {
+  return codedIssueOf(err, isIssueCode)?.code;
 }

@@ -1,12 +1,11 @@
 import {
   type FilebrowserConfig,
-  type FilebrowserLogsResponse,
   type FilebrowserRootsResponse,
   type FilebrowserSettingsResponse,
-  filebrowserLogsQuerySchema,
   filebrowserSettingsPatchSchema,
 } from '@lucky/shared';
 import type { Routes } from '../../../core/http/registry.js';
+import { addServiceLogRoutes } from '../../../core/logs/logRoutes.js';
 import { serialQueue } from '../../../core/modules/keyed.js';
 import type { ModuleApi } from '../../../core/modules/types.js';
 import type { FilebrowserRuntime } from '../runtime.js';
@@ -54,28 +53,10 @@ export function registerSettingsRoutes(r: Routes, api: ModuleApi<FilebrowserConf
     },
   });
 
-  r.add({
-    method: 'GET',
+  addServiceLogRoutes(r, {
     path: '/api/filebrowser/logs',
-    access: 'token',
-    summary: 'File manager: a page of its log (uploads, deletes, share links; newest first unless order=oldest)',
-    query: filebrowserLogsQuerySchema,
-    handler: (_req, _reply, input): FilebrowserLogsResponse => {
-      const q = input.query;
-      const log = live()?.log;
-      const page = log ? log.page(q.page, q.pageSize, q.order) : { total: 0, logs: [] };
-      return { ret: 0, ...page, page: q.page, pageSize: q.pageSize, order: q.order };
-    },
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/filebrowser/logs',
-    access: 'token',
-    summary: 'File manager: clear its log',
-    handler: () => {
-      live()?.log.clear();
-      return { ret: 0 };
-    },
+    service: 'File manager',
+    holds: 'uploads, deletes, share links',
+    log: () => live()?.log,
   });
 }
