@@ -13,7 +13,7 @@
 // as such. BENCH_FILEBROWSER_ROUNDS (default 2) and BENCH_FILEBROWSER_MB (default 1024) shorten
 // or lengthen it. `node bench/filebrowser.mjs` runs it alone (through npm exec, as root).
 import { execFile, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -169,6 +169,8 @@ async function tusCreate(base, token, storage, name, bytes) {
 export async function benchFilebrowser() {
   ensureBenchDeps();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lucky-bench-fb-'));
+  // nginx's workers run as www-data: they must get through the bench's own folder.
+  chmodSync(dir, 0o755);
   const root = path.join(dir, 'tree');
   mkdirSync(path.join(root, 'big'), { recursive: true });
   for (let i = 0; i < ENTRIES; i++)
@@ -232,8 +234,9 @@ export async function benchFilebrowser() {
             'content-type: application/offset+octet-stream',
             '-H',
             'expect:',
-            '--data-binary',
-            `@${src}`,
+            // -T streams the file (--data-binary would read 1 GiB into curl's memory first).
+            '-T',
+            src,
             url,
           ],
           { bytes, upload: true },
@@ -320,7 +323,7 @@ export async function benchFilebrowser() {
     }
   } catch (err) {
     rows.push({
-      name: `file manager bench failed: ${err.message.slice(0, 80)}`,
+      name: `file manager bench failed: ${err.message.slice(0, 400)}`,
       value: Number.NaN,
       unit: '',
       ok: false,
