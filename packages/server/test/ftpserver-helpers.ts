@@ -4,7 +4,7 @@
 //   storage S1 (read-write) <dir>/data, mounted as `files`
 //   storage S2 (read-only storage) <dir>/ro, mounted as `readonly`
 //   alice / alice-pw: files rw, readonly ro;  bob / bob-pw: files ro
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FtpserverConfig, ftpserverConfigSchema } from '@lucky/shared';
 import { generate } from 'selfsigned';
@@ -91,9 +91,16 @@ function loaded(c: TestCert): LoadedCert {
   };
 }
 
-/** A passive range of `size` ports from a random base, so parallel test files rarely meet. */
+/**
+ * A passive range of `size` ports from a random base, so parallel test files rarely meet, below
+ * the kernel's ephemeral range: a port the OS hands out (a control port from freePort, a client's
+ * source port) can then never fall inside it.
+ */
 export function passiveRange(size = 40): { min: number; max: number } {
-  const min = 20_000 + Math.floor(Math.random() * 900) * 40;
+  const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const top = Math.max(12_000 + size, (low || 32_768) - size);
+  const slots = Math.max(1, Math.floor((top - 10_000) / size));
+  const min = 10_000 + Math.floor(Math.random() * slots) * size;
   return { min, max: min + size - 1 };
 }
 
