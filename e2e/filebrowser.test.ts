@@ -10,7 +10,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import { apiLogin, callApi, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -19,14 +19,7 @@ let dir: string;
 let storageKey: string;
 const pages: Page[] = [];
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await fetch(program.base + p, {
-    method,
-    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return r.json();
-};
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
 
 /** A PNG of w × h in two colours (a real image for the thumbnail and the preview). */
 function png(w: number, h: number): Buffer {

@@ -18,6 +18,7 @@ import { FtpTestClient } from '../packages/server/test/ftp-client.js';
 import { waitFor } from '../packages/server/test/wait.js';
 import {
   apiLogin,
+  callApi,
   en,
   freePort,
   launchBrowser,
@@ -42,14 +43,7 @@ let passive: { min: number; max: number };
 const PASSWORD = 'alice-pw-1';
 const pages: Page[] = [];
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await fetch(program.base + p, {
-    method,
-    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return r.json();
-};
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
 
 /** A free TCP port on loopback whose next `count - 1` ports are free too (the passive range). */
 async function freeRange(count: number): Promise<number> {

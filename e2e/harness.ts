@@ -164,3 +164,13 @@ export async function chooseOption(page: Page, testId: string, label: string): P
     }
   }
 }
+
+/** One admin API call with a session token: the JSON answer (whatever its `ret`). */
+export async function callApi(base: string, token: string, method: string, p: string, body?: unknown) {
+  const r = await fetch(base + p, {
+    method,
+    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return r.json();
+}

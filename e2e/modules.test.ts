@@ -6,7 +6,7 @@
 import { BUILT_MODULES, MODULE_ROUTES } from '@lucky/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import { apiLogin, callApi, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -42,14 +42,7 @@ async function openSignedIn(lang: 'zh_CN' | 'en_US', hash: string): Promise<Page
   return page;
 }
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await fetch(program.base + p, {
-    method,
-    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return r.json();
-};
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
 
 describe('every module screen in both languages', () => {
   for (const key of BUILT_MODULES) {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import { apiLogin, callApi, en, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -16,14 +16,7 @@ let token: string;
 let dir: string;
 const pages: Page[] = [];
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await fetch(program.base + p, {
-    method,
-    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return r.json();
-};
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lucky-e2e-storage-'));

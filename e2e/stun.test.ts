@@ -7,7 +7,18 @@ import net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CoturnPeer, startCoturn } from '../packages/server/test/stun-peers.js';
-import { apiLogin, en, freePort, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import {
+  apiLogin,
+  callApi,
+  en,
+  freePort,
+  launchBrowser,
+  newPage,
+  type Program,
+  shot,
+  startProgram,
+  zh,
+} from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -19,14 +30,7 @@ let takenPort: number;
 let otherKey: string;
 const pages: Page[] = [];
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await fetch(program.base + p, {
-    method,
-    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return r.json();
-};
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
 
 /** A port free for TCP and UDP on every address (a STUN rule holds both protocols' port). */
 async function freeBothPort(): Promise<number> {

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiLogin,
+  callApi,
   chooseOption,
   freePort,
   launchBrowser,
@@ -26,14 +27,7 @@ let dir: string;
 let davPort: number;
 const pages: Page[] = [];
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await fetch(program.base + p, {
-    method,
-    headers: { authorization: token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return r.json();
-};
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
 
 /** A WebDAV request as a client sends it, with Basic auth. */
 const dav = (method: string, p: string, auth: string, headers: Record<string, string> = {}) =>
