@@ -213,6 +213,12 @@ describe('file manager screen', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.getByTestId('fb-status').getByText(en.filebrowser.browse_selected.replace('{{count}}', '1')).waitFor();
     await shot(page, 'filebrowser-list-1300-en-dark', { fullPage: false });
+    // A text preview in the dark theme gets the dark code colours, not highlight.js's light ones.
+    await row(page, 'note.md').dblclick();
+    const code = page.getByTestId('fb-text-highlighted');
+    await code.waitFor();
+    expect(await code.evaluate((c) => getComputedStyle(c).backgroundColor)).toBe('rgb(13, 17, 23)');
+    await shot(page, 'filebrowser-preview-text-1300-en-dark', { fullPage: false });
   });
 
   it('at phone width: no modified column, actions in one menu, a tap opens', async () => {

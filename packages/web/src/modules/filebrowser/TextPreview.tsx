@@ -6,6 +6,7 @@ import { FILEBROWSER_LIMITS, type FilebrowserEntry } from '@lucky/shared';
 import { Alert, Button, Spin } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useThemeMode } from '../../app/theme';
 import { readTextFile, type TextFile } from './api';
 import { errorText } from './errors';
 import { highlightText } from './highlight';
@@ -25,6 +26,9 @@ type Loaded = { state: 'loading' } | { state: 'failed'; text: string } | ({ stat
 
 export function TextPreview({ storage, dir, entry, downloadButton, onSaved, onDirty }: TextPreviewProps) {
   const { t } = useTranslation();
+  // highlight.js's light colours on a dark page glare: the dark theme gets its own (parts.css).
+  const dark = useThemeMode().mode === 'dark';
+  const codeClass = dark ? 'hljs fb-code-dark' : 'hljs';
   const [file, setFile] = useState<Loaded>({ state: 'loading' });
   const [html, setHtml] = useState<string | undefined>(undefined);
   const [editing, setEditing] = useState(false);
@@ -115,13 +119,13 @@ export function TextPreview({ storage, dir, entry, downloadButton, onSaved, onDi
         </Button>
         {downloadButton}
       </div>
-      <pre className="fb-text-source">
+      <pre className={dark ? 'fb-text-source fb-text-dark' : 'fb-text-source'}>
         {html === undefined ? (
           <code data-testid="fb-text-plain">{file.content}</code>
         ) : (
           // highlight.js escapes every character of the file and adds only its own <span class="hljs-…">.
           // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js output, see above
-          <code className="hljs" data-testid="fb-text-highlighted" dangerouslySetInnerHTML={{ __html: html }} />
+          <code className={codeClass} data-testid="fb-text-highlighted" dangerouslySetInnerHTML={{ __html: html }} />
         )}
       </pre>
     </div>
