@@ -4,7 +4,7 @@
 // at accept and per request, HTTPS with a certificate of the store, the escape corpus through the
 // module, and a reload that keeps the listener and its connections. Storages are local folders
 // added in storage management.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64, makeCert } from './certs-helpers.js';
+import { type OutsideNamespace, outsideNamespace } from './outsideNamespace.js';
 import { type EscapeSandbox, httpEscapes, leakedMarkers, plantEscapeTargets } from './storage/escapeCorpus.js';
 import { waitFor } from './wait.js';
 import { type DavConsole, request, startDavConsole } from './webdav-helpers.js';
@@ -387,21 +388,11 @@ describe('who may connect', () => {
   });
 
   describe('LAN only, from a namespace with a public address', () => {
-    const NS = `lkdav-${process.pid}`;
-    const HOST_END = `lkdav${process.pid % 100000}a`;
-    const NS_END = `lkdav${process.pid % 100000}b`;
-    const GATEWAY = '198.51.100.1';
-    const OUTSIDE = '198.51.100.2';
+    let outside: OutsideNamespace;
     let publicPort: number;
 
     beforeAll(async () => {
-      execFileSync('ip', ['netns', 'add', NS]);
-      execFileSync('ip', ['link', 'add', HOST_END, 'type', 'veth', 'peer', 'name', NS_END, 'netns', NS]);
-      execFileSync('ip', ['addr', 'add', `${GATEWAY}/24`, 'dev', HOST_END]);
-      execFileSync('ip', ['link', 'set', HOST_END, 'up']);
-      execFileSync('ip', ['-n', NS, 'addr', 'add', `${OUTSIDE}/24`, 'dev', NS_END]);
-      execFileSync('ip', ['-n', NS, 'link', 'set', NS_END, 'up']);
-      execFileSync('ip', ['-n', NS, 'link', 'set', 'lo', 'up']);
+      outside = outsideNamespace('lkdav', '198.51.100');
       // Listen on every address so the namespace can reach it.
       publicPort = dav.port;
       expect((await dav.call('PUT', '/api/webdav/settings', { address: '' })).body.ret).toBe(0);
@@ -411,29 +402,14 @@ describe('who may connect', () => {
       );
     });
     afterAll(async () => {
-      execFileSync('ip', ['link', 'del', HOST_END]);
-      execFileSync('ip', ['netns', 'del', NS]);
+      outside?.remove();
       await dav.call('PUT', '/api/webdav/settings', { address: '127.0.0.1', lanOnly: true });
     });
 
+    /** The HTTP status as curl prints it (`000`: no answer at all). */
     const curl = async () => {
-      const r = await run('ip', [
-        'netns',
-        'exec',
-        NS,
-        'curl',
-        '-s',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        '--max-time',
-        '10',
-        '-u',
-        ALICE,
-        `http://${GATEWAY}:${publicPort}/files/inside.txt`,
-      ]).catch((err: { stdout?: string; code?: number }) => ({ stdout: err.stdout ?? '', code: err.code }));
-      return r.stdout;
+      const r = await outside.curl(`http://${outside.gateway}:${publicPort}/files/inside.txt`, ['-u', ALICE]);
+      return String(r.status).padStart(3, '0');
     };
 
     it('a client outside the LAN is reset at accept while LAN only is on, and served once it is off', async () => {
@@ -443,7 +419,7 @@ describe('who may connect', () => {
       expect(
         log.some(
           (l: { code: string; params: { client: string } }) =>
-            l.code === 'refusedNotLan' && l.params.client === OUTSIDE,
+            l.code === 'refusedNotLan' && l.params.client === outside.outside,
         ),
       ).toBe(true);
       expect((await dav.call('PUT', '/api/webdav/settings', { lanOnly: false })).body.ret).toBe(0);

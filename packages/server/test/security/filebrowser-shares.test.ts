@@ -1,14 +1,10 @@
-// Share links attacked: a flood of wrong passwords from one address (scrypt runs bounded by the
-// throttle and the fair gate, memory flat, the owner of the password still let in), a slow-loris on
-// /s/ that must not hold other visitors, and file names made of HTML that must stay text.
-import { execFile, execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postPassword, raw, type ShareConsole, startShareConsole } from '../filebrowser-shares-helpers.js';
+import { type OutsideNamespace, outsideNamespace } from '../outsideNamespace.js';
 import { waitFor } from '../wait.js';
 
 const EVIL = '<img src=x onerror=alert(1)>.txt';
@@ -126,52 +122,17 @@ describe('names made of HTML', () => {
 describe('a client on the internet, the console listening on a public-looking address', () => {
   // A namespace joined by a veth numbered from TEST-NET-3 (203.0.113.0/24): the console sees a peer
   // outside the LAN at accept, with internet access off (the default).
-  const run = promisify(execFile);
-  const NS = `lkfbs-${process.pid}`;
-  const HOST_END = `lkfbs${process.pid % 100000}a`;
-  const NS_END = `lkfbs${process.pid % 100000}b`;
-  const GATEWAY = '203.0.113.1';
-  const OUTSIDE = '203.0.113.2';
+  let outside: OutsideNamespace;
   let wan: ShareConsole;
   beforeAll(async () => {
-    execFileSync('ip', ['netns', 'add', NS]);
-    execFileSync('ip', ['link', 'add', HOST_END, 'type', 'veth', 'peer', 'name', NS_END, 'netns', NS]);
-    execFileSync('ip', ['addr', 'add', `${GATEWAY}/24`, 'dev', HOST_END]);
-    execFileSync('ip', ['link', 'set', HOST_END, 'up']);
-    execFileSync('ip', ['-n', NS, 'addr', 'add', `${OUTSIDE}/24`, 'dev', NS_END]);
-    execFileSync('ip', ['-n', NS, 'link', 'set', NS_END, 'up']);
+    outside = outsideNamespace('lkfbs', '203.0.113');
     wan = await startShareConsole({ host: '0.0.0.0' });
   }, 30_000);
   afterAll(async () => {
     await wan?.close();
-    execFileSync('ip', ['link', 'del', HOST_END]);
-    execFileSync('ip', ['netns', 'del', NS]);
+    outside?.remove();
   });
-
-  /** curl from the namespace: the status, 0 when the connection was reset or refused. */
-  const curl = async (p: string): Promise<{ status: number; body: string }> => {
-    try {
-      const { stdout } = await run('ip', [
-        'netns',
-        'exec',
-        NS,
-        'curl',
-        '-s',
-        '-S',
-        '--max-time',
-        '10',
-        '-o',
-        '-',
-        '-w',
-        '\n%{http_code}',
-        `http://${GATEWAY}:${wan.port}${p}`,
-      ]);
-      const cut = stdout.lastIndexOf('\n');
-      return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
-    } catch {
-      return { status: 0, body: '' };
-    }
-  };
+  const curl = (p: string) => outside.curl(`http://${outside.gateway}:${wan.port}${p}`);
 
   it('is let in for an open share link only, kept off the API, and reset at accept once links stay on the LAN', async () => {
     const dir = path.join(box, 'wan');
