@@ -12,7 +12,6 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalStorage } from '../src/core/storage/local.js';
-import { browseServices } from '../src/modules/filebrowser/browseServices.js';
 import type { FilebrowserRuntime } from '../src/modules/filebrowser/runtime.js';
 import { Thumbnails } from '../src/modules/filebrowser/thumbnails.js';
 import { type FbConsole, startFbConsole } from './filebrowser-helpers.js';
@@ -334,7 +333,7 @@ describe('thumbnail workers', () => {
         .png()
         .toFile(path.join(dir, `q${i}.png`));
     const rt = c.s.server.core.modules.runtimeOf('filebrowser') as FilebrowserRuntime;
-    const thumbs = browseServices(rt).thumbnails;
+    const thumbs = rt.thumbnails;
     const made = () => fs.readdir(path.join(c.s.configDir, 'filebrowser', 'thumbs')).catch(() => [] as string[]);
     const before = (await made()).length;
 

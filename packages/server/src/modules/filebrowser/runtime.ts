@@ -1,7 +1,11 @@
+import path from 'node:path';
 import type { FilebrowserConfig, FilebrowserLogCode, LogLevel } from '@lucky/shared';
 import { filebrowserLogText } from '@lucky/shared';
 import { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import { ShareService } from './shares/service.js';
+import { Thumbnails } from './thumbnails.js';
+import { Tickets } from './tickets.js';
 import { UploadService } from './uploads/service.js';
 
 /** Lines kept in the module's log. */
@@ -18,6 +22,11 @@ export class FilebrowserRuntime implements ModuleRuntime<FilebrowserConfig> {
   readonly log: RuleLog;
   /** Resumable uploads (tus). */
   readonly uploads: UploadService;
+  /** Read tickets for URLs without a header; the key is drawn per run (a restart ends them). */
+  readonly tickets = new Tickets();
+  readonly thumbnails: Thumbnails;
+  /** The share links' cookie key, password throttle and download counts. */
+  readonly shares: ShareService;
 
   constructor(readonly ctx: ModuleContext) {
     this.log = new RuleLog({ level: 4, capacity: LOG_CAPACITY, toConsole: false }, ctx.log);
@@ -27,6 +36,11 @@ export class FilebrowserRuntime implements ModuleRuntime<FilebrowserConfig> {
       expiryHours: () => this.config.uploadExpiryHours,
       line: (level, code, params) => this.line(level, code, params),
     });
+    this.thumbnails = new Thumbnails(path.join(ctx.configDir, 'filebrowser', 'thumbs'), () => ({
+      cacheBytes: this.config.thumbnailCacheMb * 1024 * 1024,
+      workers: this.config.thumbnailWorkers,
+    }));
+    this.shares = new ShareService(this);
   }
 
   async start(config: FilebrowserConfig): Promise<void> {

@@ -30,7 +30,6 @@ import { ApiFailure, fieldFailure } from '../../../core/http/reply.js';
 import type { ModuleApi } from '../../../core/modules/types.js';
 import { baseName, checkPath, parentOf } from '../../../core/storage/paths.js';
 import { type Storage, type StorageEntry, StorageError } from '../../../core/storage/types.js';
-import { browseServices } from '../browseServices.js';
 import { clientGone, contentDisposition, FILE_SAFETY_HEADERS, sendFile } from '../download.js';
 import { fileTypeOf } from '../fileTypes.js';
 import type { FilebrowserRuntime } from '../runtime.js';
@@ -92,7 +91,7 @@ export function registerBrowseRoutes(r: Routes, api: ModuleApi<FilebrowserConfig
     const q = (req.query ?? {}) as Record<string, unknown>;
     if (typeof q.ticket !== 'string') return false;
     const rt = live();
-    if (rt && typeof q.storage === 'string' && browseServices(rt).tickets.valid(q.ticket, q.storage)) return true;
+    if (rt && typeof q.storage === 'string' && rt.tickets.valid(q.ticket, q.storage)) return true;
     return new ApiFailure(401, -1, filebrowserIssues.describe('ticketInvalid'), undefined, {
       code: 'ticketInvalid',
       params: {},
@@ -134,7 +133,7 @@ export function registerBrowseRoutes(r: Routes, api: ModuleApi<FilebrowserConfig
     handler: (_req, _reply, { body }): FilebrowserTicketResponse => {
       const rt = runningModule(api);
       storageOf(api, body.storage);
-      return { ret: 0, ...browseServices(rt).tickets.issue(body.storage) };
+      return { ret: 0, ...rt.tickets.issue(body.storage) };
     },
   });
 
@@ -174,7 +173,7 @@ export function registerBrowseRoutes(r: Routes, api: ModuleApi<FilebrowserConfig
       const signal = clientGone(reply);
       let thumb: { file: string };
       try {
-        thumb = await browseServices(rt).thumbnails.get(storage, entry, query.size, signal);
+        thumb = await rt.thumbnails.get(storage, entry, query.size, signal);
       } catch (err) {
         if (err instanceof ThumbnailError && err.why === 'aborted') return reply;
         if (err instanceof StorageError) throw storageFailure(err);

@@ -33,7 +33,7 @@ import {
   passwordPage,
   word,
 } from './page.js';
-import { COOKIE_MS, COOKIE_NAME, type ShareService, shareServiceOf } from './service.js';
+import { COOKIE_MS, COOKIE_NAME, type ShareService } from './service.js';
 import { shareStateOf } from './view.js';
 
 /** A path inside the share as URL segments (each name percent-encoded). */
@@ -132,7 +132,7 @@ async function serve(
   const tail = slash < 0 ? '' : rest.slice(slash);
   const share = shareById(rt.config.shares, id);
   if (!share) return notFound(c);
-  const svc = shareServiceOf(rt);
+  const svc = rt.shares;
   await svc.state.load();
   if (shareStateOf(share, svc.state.get(share.key)) !== 'active') return notFound(c);
   const storage = api.storages.get(share.storage);

@@ -1,5 +1,5 @@
 // What the share links keep while the module runs: the cookie key, the password throttle and the
-// download counts. One per runtime (a new runtime draws a new key: a restart ends the cookies).
+// download counts. One per runtime (`rt.shares`; a new runtime draws a new key: a restart ends the cookies).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FilebrowserShare } from '@lucky/shared';
 import type { FilebrowserRuntime } from '../runtime.js';
@@ -46,15 +46,4 @@ export class ShareService {
   private mac(share: FilebrowserShare, issued: number): string {
     return createHmac('sha256', this.key).update(`${share.id}\0${share.password}\0${issued}`).digest('base64url');
   }
-}
-
-const services = new WeakMap<FilebrowserRuntime, ShareService>();
-
-export function shareServiceOf(rt: FilebrowserRuntime): ShareService {
-  let s = services.get(rt);
-  if (!s) {
-    s = new ShareService(rt);
-    services.set(rt, s);
-  }
-  return s;
 }
