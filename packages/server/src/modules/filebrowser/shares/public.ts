@@ -18,7 +18,7 @@ import type { Routes } from '../../../core/http/registry.js';
 import type { ModuleApi } from '../../../core/modules/types.js';
 import { baseName, checkPath, decodeUrlPath, isWithin, parentOf } from '../../../core/storage/paths.js';
 import { type Storage, type StorageEntry, StorageError } from '../../../core/storage/types.js';
-import { contentDisposition, sendFile } from '../download.js';
+import { clientGone, contentDisposition, FILE_SAFETY_HEADERS, sendFile } from '../download.js';
 import { fileTypeOf } from '../fileTypes.js';
 import type { FilebrowserRuntime } from '../runtime.js';
 import { zipStream } from '../zip.js';
@@ -230,15 +230,11 @@ async function zip(
   sub: string,
 ): Promise<FastifyReply> {
   svc.state.touch(share.key);
-  const ac = new AbortController();
-  const res = c.reply.raw;
-  res.once('close', () => {
-    if (!res.writableFinished) ac.abort();
-  });
+  const signal = clientGone(c.reply);
   const name = `${entry.name || share.storage}.zip`;
   // The folder's content at the archive's top.
-  const children = await storage.list(entry.path, { signal: ac.signal });
-  const stream = zipStream(storage, children, ac.signal, (complete) => {
+  const children = await storage.list(entry.path, { signal });
+  const stream = zipStream(storage, children, signal, (complete) => {
     if (!complete) return;
     svc.state.counted(share.key);
     rt.line(4, 'shareDownload', {
@@ -252,7 +248,7 @@ async function zip(
     .header('content-type', 'application/zip')
     .header('content-disposition', contentDisposition('attachment', name))
     .header('cache-control', 'no-store')
-    .header('content-security-policy', "default-src 'none'; sandbox")
+    .headers(FILE_SAFETY_HEADERS)
     .send(stream);
 }
 
