@@ -3,6 +3,7 @@ export * from './base.js';
 export * from './contract/index.js';
 export * from './format.js';
 export * from './limits.js';
+export * from './modules/acme.js';
 export * from './modules/ddns.js';
 export * from './modules/fieldIssue.js';
 export * from './modules/filebrowser.js';
@@ -16,5 +17,6 @@ export * from './modules/webdav.js';
 // new-module: exports above this line
 export * from './modules.js';
 export * from './net.js';
+export * from './safe.js';
 export * from './storedConfig.js';
 export * from './timeZones.js';

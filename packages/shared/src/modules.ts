@@ -32,6 +32,7 @@ export const BUILT_MODULES = [
   'webdav',
   'ftpserver',
   'filebrowser',
+  'acme',
   // new-module: keys above this line
 ] as const satisfies readonly ModuleKey[];
 export type BuiltModule = (typeof BUILT_MODULES)[number];

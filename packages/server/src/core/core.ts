@@ -123,6 +123,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     dns: createDnsService(),
     // Mounts are read from the supervisor, made just below; only called after start.
     storages: new StorageRegistry(() => core.modules.storageMounts()),
+    // Placeholder until core/safe's gate lands (issue 17, in progress on its own branch).
+    safe: { decide: () => ({ allowed: true, rule: 'default' as const }), admits: () => true, failure: () => {} },
     authFor: (key: ModuleKey) => {
       let auth = serviceAuths.get(key);
       if (!auth) {

@@ -1,5 +1,6 @@
 import { BUILT_MODULES, type BuiltModule } from '@lucky/shared';
 import type { ModuleDefinition } from '../core/modules/types.js';
+import { acmeModule } from './acme/index.js';
 import { ddnsModule } from './ddns/index.js';
 import { filebrowserModule } from './filebrowser/index.js';
 import { ftpserverModule } from './ftpserver/index.js';
@@ -26,6 +27,7 @@ const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
   webdav: webdavModule,
   ftpserver: ftpserverModule,
   filebrowser: filebrowserModule,
+  acme: acmeModule,
   // new-module: definitions above this line
 };
 

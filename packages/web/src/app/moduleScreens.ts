@@ -22,6 +22,7 @@ export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   webdav: { screen: lazy(() => import('../modules/webdav/WebdavScreen')) },
   ftpserver: { screen: lazy(() => import('../modules/ftpserver/FtpserverScreen')) },
   filebrowser: { screen: lazy(() => import('../modules/filebrowser/FilebrowserScreen')) },
+  acme: { screen: lazy(() => import('../modules/acme/AcmeScreen')) },
   // new-module: screens above this line
 };
 

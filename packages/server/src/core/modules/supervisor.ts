@@ -1,4 +1,4 @@
-import type { ClampedValue, Coded, FieldIssue, ModuleKey } from '@lucky/shared';
+import type { BuiltModule, ClampedValue, Coded, FieldIssue, ModuleKey } from '@lucky/shared';
 import { keepSecrets, parseStored } from '@lucky/shared';
 import type { ServiceAuth } from '../auth/serviceAuth.js';
 import { type ConfigStore, clampedLine } from '../config/store.js';
@@ -6,6 +6,7 @@ import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, fieldFailure } from '../http/reply.js';
 import type { Logger } from '../logs/logger.js';
 import { clashReason, type PortRegistry } from '../net/portRegistry.js';
+import type { SafeGate } from '../safe/types.js';
 import type { StorageMount } from '../storage/types.js';
 import { type ActionHost, moduleActions } from './actions.js';
 import type {
@@ -41,8 +42,10 @@ interface Slot {
   error?: string;
 }
 
-export interface SupervisorServices extends Omit<ModuleServices, 'ports' | 'auth'> {
+export interface SupervisorServices extends Omit<ModuleServices, 'ports' | 'auth' | 'safe'> {
   ports: PortRegistry;
+  /** The global IP lists and auto-ban; each module gets it bound to its key. */
+  safe: SafeGate;
   /** The password checker of module `key` (one per module for the process's life). */
   authFor(key: ModuleKey): ServiceAuth;
 }
@@ -325,6 +328,10 @@ export class ModuleSupervisor implements ActionHost {
       dns: this.services.dns,
       storages: this.services.storages,
       auth: this.services.authFor(key),
+      safe: {
+        admits: (ip) => this.services.safe.admits(ip, key as BuiltModule),
+        failure: (ip) => this.services.safe.failure(ip, key as BuiltModule),
+      },
     };
   }
 

@@ -8,6 +8,7 @@ import type { Logger } from '../logs/logger.js';
 import type { ListenerLimits } from '../net/connGuard.js';
 import type { HostFirewall } from '../net/firewall.js';
 import type { PortClaim, PortRegistry } from '../net/portRegistry.js';
+import type { ModuleSafe } from '../safe/types.js';
 import type { StorageMount, StorageService } from '../storage/types.js';
 import type { ModuleAction, ModuleActions } from './actions.js';
 
@@ -45,6 +46,11 @@ export interface ModuleServices {
    * password that checked out remembered for minutes (auth/serviceAuth.ts). One per module.
    */
   auth: ServiceAuth;
+  /**
+   * The global IP lists and auto-ban (core/safe), bound to this module: `admits(ip)` at accept on
+   * every listener, `failure(ip)` for every failed authentication of the module's users.
+   */
+  safe: ModuleSafe;
 }
 
 /** What the supervisor hands a module: all it may use; modules never import each other. */
