@@ -16,6 +16,8 @@ export interface ServiceLogDrawerProps {
   onClear: () => Promise<boolean>;
   /** The module's locale namespace: `<ns>.logsTitle`, `<ns>.clearLogs`, `<ns>.clearLogsConfirm` and its coded lines. */
   ns: string;
+  /** Before those three keys, for a module whose own words carry a prefix (`ui_` → `<ns>.ui_logsTitle`). */
+  wordsPrefix?: string;
   /** The module's query key of its logs (page and size are appended). */
   queryKey: readonly unknown[];
   fetchLogs: (q: { page: number; pageSize: number }, signal?: AbortSignal) => Promise<LogTableProps['data']>;
@@ -33,7 +35,7 @@ export function ServiceLogDrawer(props: ServiceLogDrawerProps) {
       onClose={props.onClose}
       size={width <= 768 ? '100%' : Math.min(960, width - 48)}
       destroyOnHidden
-      title={t(`${props.ns}.logsTitle`)}
+      title={t(`${props.ns}.${props.wordsPrefix ?? ''}logsTitle`)}
       data-testid={`${props.testIdPrefix}-log-drawer`}
     >
       {props.open && <LogPages {...props} />}
@@ -41,8 +43,17 @@ export function ServiceLogDrawer(props: ServiceLogDrawerProps) {
   );
 }
 
-function LogPages({ onClear, ns, queryKey, fetchLogs, intervalMs, testIdPrefix }: ServiceLogDrawerProps) {
+function LogPages({
+  onClear,
+  ns,
+  wordsPrefix = '',
+  queryKey,
+  fetchLogs,
+  intervalMs,
+  testIdPrefix,
+}: ServiceLogDrawerProps) {
   const { t } = useTranslation();
+  const words = `${ns}.${wordsPrefix}`;
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(50);
   const query = useQuery({
@@ -68,14 +79,14 @@ function LogPages({ onClear, ns, queryKey, fetchLogs, intervalMs, testIdPrefix }
           {t('common.refresh')}
         </Button>
         <Popconfirm
-          title={t(`${ns}.clearLogsConfirm`)}
+          title={t(`${words}clearLogsConfirm`)}
           okText={t('common.confirm')}
           cancelText={t('common.cancel')}
           okButtonProps={{ danger: true }}
           onConfirm={() => clear()}
         >
           <Button danger icon={<ClearOutlined />} disabled={!data?.total} data-testid={`${testIdPrefix}-logs-clear`}>
-            {t(`${ns}.clearLogs`)}
+            {t(`${words}clearLogs`)}
           </Button>
         </Popconfirm>
       </Space>

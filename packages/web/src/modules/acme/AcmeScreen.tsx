@@ -1,19 +1,196 @@
-// The ACME screen (/acme): accounts, certificates with their state, the log. Being built (issue 17).
-import type { AcmeListResponse } from '@lucky/shared';
-import { useQuery } from '@tanstack/react-query';
-import { Typography } from 'antd';
+// The ACME screen (/acme): the module switch, the certificates with their state (refreshed quickly
+// while an order runs), the accounts, the settings dialog and the log drawer.
+import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { AcmeAccountView, AcmeCertificateView } from '@lucky/shared';
+import { Alert, Button, Card, Space, Switch, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
+import { RefreshControl } from '../../components/RefreshControl';
+import { formatTime } from '../../components/time';
+import { AccountDialog } from './AccountDialog';
+import { AccountsCard } from './AccountsCard';
+import { CertificateDialog } from './CertificateDialog';
+import { CertificatesCard } from './CertificatesCard';
+import { errorText } from './errors';
+import { LogDrawer } from './LogDrawer';
+import { RevokeDialog } from './RevokeDialog';
+import { SettingsDialog } from './SettingsDialog';
+import { useAcmeActions, useAcmeList } from './useAcme';
+import './acme.css';
+
+const DEFAULT_INTERVAL_MS = 5000;
+
+/** A dialog's state; `seq` keys the dialog so each opening starts from a fresh form. */
+interface DialogState<T> {
+  seq: number;
+  open: boolean;
+  item?: T;
+}
+const opened =
+  <T,>(item?: T) =>
+  (d: DialogState<T>) => ({ seq: d.seq + 1, open: true, item });
+const closed = <T,>(d: DialogState<T>) => ({ ...d, open: false });
 
 export default function AcmeScreen() {
   const { t } = useTranslation();
-  const list = useQuery({ queryKey: ['acme'], queryFn: () => get<AcmeListResponse>('/api/acme') });
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const list = useAcmeList(intervalMs);
+  const actions = useAcmeActions();
+  const [certDialog, setCertDialog] = useState<DialogState<AcmeCertificateView>>({ seq: 0, open: false });
+  const [accountDialog, setAccountDialog] = useState<DialogState<AcmeAccountView>>({ seq: 0, open: false });
+  const [settingsDialog, setSettingsDialog] = useState<DialogState<never>>({ seq: 0, open: false });
+  const [revoking, setRevoking] = useState<AcmeCertificateView | null>(null);
+  const [logsOpen, setLogsOpen] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const data = list.data;
+  const serviceOn = data?.enabled ?? false;
+
+  const toggleService = async (on: boolean) => {
+    setSwitching(true);
+    try {
+      await actions.setServiceEnabled(on);
+    } finally {
+      setSwitching(false);
+    }
+  };
+
   return (
-    <div className="screen" data-testid="acme-screen">
-      <Typography.Title level={4} className="screen-title">
-        {t('menu.acme')}
-      </Typography.Title>
-      <Typography.Text>{list.data?.certificates.length ?? 0}</Typography.Text>
+    <div className="screen acme-screen" data-testid="acme-screen">
+      <div className="acme-toolbar">
+        <Space wrap align="center">
+          <Typography.Title level={4} className="screen-title">
+            {t('menu.acme')}
+          </Typography.Title>
+          {data && (
+            <Space size={6}>
+              <Switch
+                checked={serviceOn}
+                loading={switching}
+                onChange={(on) => void toggleService(on)}
+                aria-label={t('acme.ui_serviceSwitch')}
+                data-testid="acme-service-switch"
+              />
+              <Typography.Text type={serviceOn ? 'success' : 'secondary'}>
+                {t(serviceOn ? 'acme.ui_serviceOn' : 'acme.ui_serviceOff')}
+              </Typography.Text>
+            </Space>
+          )}
+        </Space>
+        <Space wrap>
+          {list.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary">
+              {t('acme.ui_updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
+            </Typography.Text>
+          )}
+          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
+          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()}>
+            {t('common.refresh')}
+          </Button>
+          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="acme-open-logs">
+            {t('acme.ui_logs')}
+          </Button>
+          <Button
+            icon={<SettingOutlined />}
+            disabled={!data}
+            onClick={() => setSettingsDialog(opened())}
+            data-testid="acme-open-settings"
+          >
+            {t('acme.ui_settings')}
+          </Button>
+        </Space>
+      </div>
+
+      {list.isError && !data && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('acme.ui_loadError')}
+          description={errorText(list.error, t)}
+          data-testid="acme-load-error"
+        />
+      )}
+
+      {data && !serviceOn && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('acme.ui_serviceDisabled')}
+          description={t('acme.ui_serviceDisabledHelp')}
+          data-testid="acme-service-disabled"
+          action={
+            <Button type="primary" onClick={() => void toggleService(true)} data-testid="acme-service-enable">
+              {t('acme.ui_enableService')}
+            </Button>
+          }
+        />
+      )}
+
+      {!data && list.isPending && <Card loading />}
+
+      {data && (
+        <>
+          <CertificatesCard
+            certificates={data.certificates}
+            accounts={data.accounts}
+            expiryWarnDays={data.settings.expiryWarnDays}
+            loading={false}
+            serviceOn={serviceOn}
+            onAdd={() => setCertDialog(opened())}
+            onEdit={(c) => setCertDialog(opened(c))}
+            onToggle={(c, on) => actions.setCertEnabled(c, on)}
+            onIssue={(c) => actions.issueNow(c)}
+            onRevoke={setRevoking}
+            onDelete={(key) => actions.removeCert(key)}
+          />
+          <AccountsCard
+            accounts={data.accounts}
+            loading={false}
+            onAdd={() => setAccountDialog(opened())}
+            onEdit={(a) => setAccountDialog(opened(a))}
+            onDelete={(key) => actions.removeAccount(key)}
+          />
+          <CertificateDialog
+            key={`cert-${certDialog.seq}`}
+            open={certDialog.open}
+            certificate={certDialog.item}
+            accounts={data.accounts}
+            providers={data.dnsProviders}
+            onClose={() => setCertDialog(closed)}
+            onSaved={(c) => {
+              actions.patch(c);
+              void actions.refresh();
+              setCertDialog(closed);
+            }}
+          />
+          <SettingsDialog
+            key={`settings-${settingsDialog.seq}`}
+            open={settingsDialog.open}
+            settings={data.settings}
+            onClose={() => setSettingsDialog(closed)}
+            onSaved={() => {
+              void actions.refresh();
+              setSettingsDialog(closed);
+            }}
+          />
+        </>
+      )}
+      <AccountDialog
+        key={`account-${accountDialog.seq}`}
+        open={accountDialog.open}
+        account={accountDialog.item}
+        onClose={() => setAccountDialog(closed)}
+        onSaved={() => {
+          void actions.refresh();
+          setAccountDialog(closed);
+        }}
+      />
+      <RevokeDialog certificate={revoking} onClose={() => setRevoking(null)} onRevoke={actions.revoke} />
+      <LogDrawer
+        open={logsOpen}
+        intervalMs={intervalMs}
+        onClose={() => setLogsOpen(false)}
+        onClear={actions.clearLogs}
+      />
     </div>
   );
 }

@@ -9,8 +9,6 @@ import {
   type DdnsTaskView,
   ddnsWebhookTestSchema,
   DDNS_LIMITS as L,
-  SECRET_MASK,
-  TSIG_ALGORITHMS,
 } from '@lucky/shared';
 import {
   Alert,
@@ -29,6 +27,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DnsCredentialFields } from '../../components/dnsProvider/DnsCredentialFields';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { ProxyFields } from '../../components/webhook/ProxyFields';
 import { TemplateFields } from '../../components/webhook/TemplateFields';
@@ -40,7 +39,6 @@ import { createTask, testWebhook, updateTask } from './api';
 import { DdnsWebhookFields } from './DdnsWebhookFields';
 import { isIssueCode, issueText, rangeRule } from './errors';
 import { IpSourceFields } from './IpSourceFields';
-import { credentialFields, PLACEHOLDERS } from './providers';
 import {
   applyCallbackPreset,
   checkTaskInput,
@@ -149,7 +147,6 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
     }
   };
 
-  const creds = credentialFields(provider);
   const info = DDNS_PROVIDER_INFO[provider];
 
   return (
@@ -232,35 +229,7 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
             data-testid="ddns-provider"
           />
         </Form.Item>
-        {creds.map((c) => (
-          <Form.Item
-            key={`${provider}-${c.field}`}
-            name={['dns', c.field]}
-            label={t(`ddns.${c.labelKey}`)}
-            required={c.required}
-            extra={c.field === 'secret' && task ? t('ddns.secretKeptHelp', { mask: SECRET_MASK }) : undefined}
-          >
-            {c.field === 'secret' ? (
-              <Input.Password
-                autoComplete="new-password"
-                style={{ maxWidth: 480 }}
-                data-testid={`ddns-cred-${c.field}`}
-              />
-            ) : (
-              <Input
-                autoComplete="off"
-                style={{ maxWidth: 480 }}
-                placeholder={PLACEHOLDERS[provider]?.[c.field] ?? (c.required ? '' : t('ddns.optional'))}
-                data-testid={`ddns-cred-${c.field}`}
-              />
-            )}
-          </Form.Item>
-        ))}
-        {provider === 'rfc2136' && (
-          <Form.Item name={['dns', 'tsigAlgorithm']} label={t('ddns.cred_tsigAlgorithm')}>
-            <Select style={{ width: 200 }} options={TSIG_ALGORITHMS.map((a) => ({ value: a, label: a }))} />
-          </Form.Item>
-        )}
+        <DnsCredentialFields prefix={['dns']} provider={provider} secretKept={!!task} testIdPrefix="ddns" />
         {provider === 'callback' && (
           <div className="ddns-callback" data-testid="ddns-callback">
             <Form.Item name={['dns', 'callback', 'preset']} label={t('ddns.callbackPreset')}>

@@ -1,6 +1,6 @@
-// What the dialog asks of each provider: the label of each credential field (the provider's
-// own names for them) and whether it may stay empty. Required fields follow the shared
-// DDNS_PROVIDER_INFO, which the server checks too.
+// What a dialog asks of each DNS provider (a DDNS task's, an ACME certificate's DNS-01): the label
+// of each credential field (the provider's own names for them, `ddns.cred_*`) and whether it may
+// stay empty. Required fields follow the shared DDNS_PROVIDER_INFO, which the server checks too.
 import { DDNS_PROVIDER_INFO, type DdnsCredentialField, type DdnsProvider } from '@lucky/shared';
 
 /** Label keys (under `ddns.`) of the fields each provider shows, in form order. */
