@@ -191,7 +191,10 @@ export function createHandlers(getState: () => RuleState, challenges?: Challenge
   const onRequest = (req: ServeRequest, res: ServeResponse): void => {
     requests++;
     const keyAuth = challengeAnswer(challenges, req.method, req.url, (req.socket as TLSSocket).encrypted === true);
-    if (keyAuth !== undefined) return sendText(res, keyAuth, 'text/plain', {}, req.method === 'HEAD');
+    if (keyAuth !== undefined) {
+      sendText(res, keyAuth, 'text/plain', {}, req.method === 'HEAD');
+      return;
+    }
     const p = prepare(getState(), req);
     const started = Date.now();
     res.on('close', () => {
