@@ -52,6 +52,7 @@ export function testModuleContext(
       },
       remove: async () => false,
       keyOf: () => undefined,
+      certPem: () => undefined,
     },
     challenges: new ChallengeBoard(),
     firewall: new HostFirewall(log),

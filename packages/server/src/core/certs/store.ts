@@ -33,6 +33,8 @@ export interface ModuleCertStore {
   remove(item: string): Promise<boolean>;
   /** The store key of `item`'s entry, if there is one. */
   keyOf(item: string): string | undefined;
+  /** The PEM chain of `item`'s entry (revocation, ARI), never its key. */
+  certPem(item: string): string | undefined;
 }
 
 export interface LoadedCert {
@@ -162,6 +164,7 @@ export class CertStore {
         this.putManaged({ owner: { module, item: e.item }, certPem: e.certPem, keyPem: e.keyPem, remark: e.remark }),
       remove: (item) => this.removeManaged({ module, item }),
       keyOf: (item) => this.keyOf({ module, item }),
+      certPem: (item) => this.records().find((r) => sameOwner(r.managedBy, { module, item }))?.certPem,
     };
   }
 
