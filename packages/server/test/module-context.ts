@@ -7,6 +7,7 @@
 import { baseSettingsSchema, type ModuleKey } from '@lucky/shared';
 import { FairGate } from '../src/core/auth/fairGate.js';
 import { ServiceAuth } from '../src/core/auth/serviceAuth.js';
+import { ChallengeBoard } from '../src/core/certs/challenges.js';
 import { CertResolver } from '../src/core/certs/resolver.js';
 import { createDnsService } from '../src/core/dns/index.js';
 import { webLimitsOf } from '../src/core/http/admission.js';
@@ -45,6 +46,15 @@ export function testModuleContext(
     saveConfig: async () => {},
     actions: moduleActions(alone, key),
     certs: new CertResolver({ loaded: () => [], onChange: () => () => {} }),
+    certStore: {
+      put: async () => {
+        throw new Error('no certificate store in a unit test');
+      },
+      remove: async () => false,
+      keyOf: () => undefined,
+      certPem: () => undefined,
+    },
+    challenges: new ChallengeBoard(),
     firewall: new HostFirewall(log),
     ports: new PortRegistry(),
     webLimits: () => webLimitsOf(baseSettingsSchema.parse({})),

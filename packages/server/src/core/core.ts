@@ -10,6 +10,7 @@ import { SecondFactor } from './auth/secondFactor.js';
 import { ServiceAuth } from './auth/serviceAuth.js';
 import { loadJwtSecret, SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
+import { ChallengeBoard } from './certs/challenges.js';
 import { certResolverFor } from './certs/resolver.js';
 import { certStoreFor } from './certs/store.js';
 import { type AppConfig, CONFIG_SCHEMA_VERSION } from './config/schema.js';
@@ -67,6 +68,8 @@ export interface Core {
   modules: ModuleSupervisor;
   /** Every listener's port by owner: the admin port and each module's (a clash is refused at save time). */
   ports: PortRegistry;
+  /** The ACME HTTP-01 board: the admin console answers its tokens on plain HTTP too. */
+  challenges: ChallengeBoard;
   /** Pending 2FA secrets by session id, until confirmed with a code. */
   pendingTwoFA: Map<string, string>;
   requestRestart(): void;
@@ -114,9 +117,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   await authState.load();
   // The core services every module gets through its context (modules/types.ts ModuleServices).
   const ports = new PortRegistry();
+  const challenges = new ChallengeBoard();
   const netns = opts.firewallNetns ?? process.env.LUCKY_FIREWALL_NETNS;
   const services = {
     certs: certResolverFor(certStoreFor(store)),
+    certStore: certStoreFor(store),
+    challenges,
     firewall: new HostFirewall(log.child('firewall'), netns ? ['ip', 'netns', 'exec', netns] : []),
     ports,
     webLimits: () => webLimitsOf(store.get().base),
@@ -150,6 +156,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     secondFactor: new SecondFactor(store, authState, log.child('auth')),
     modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir, services),
     ports,
+    challenges,
     pendingTwoFA: new Map(),
     requestRestart: () => (opts.onRestart ?? defaultRestart)(),
   };

@@ -113,6 +113,7 @@ export const ACME_MESSAGES = {
   certificateNotFound: 'no such certificate',
   notIssued: 'the certificate has not been issued yet',
   busy: 'an order for this certificate is running already',
+  revokeFailed: 'the CA did not revoke the certificate: {detail}',
   moduleDisabled: 'the ACME module is switched off',
   ...WEBHOOK_MESSAGES,
 } as const;

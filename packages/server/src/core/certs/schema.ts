@@ -14,6 +14,14 @@ export const certRecordSchema = z.object({
   certPem: z.string().min(1),
   keyPem: z.string().min(1),
   addTime: z.string(),
+  /**
+   * Set for an entry a module keeps up to date (an ACME certificate): the module replaces it on
+   * renewal and removes it, the certificates tab shows who manages it.
+   */
+  managedBy: z.object({ module: z.string().min(1), item: z.string().min(1) }).optional(),
 });
+
+/** Who manages a store entry: a module and its item (an ACME certificate's key). */
+export type CertOwner = NonNullable<CertRecord['managedBy']>;
 
 export type CertRecord = z.infer<typeof certRecordSchema>;

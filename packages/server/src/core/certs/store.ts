@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ConfigStore } from '../config/store.js';
 import { CertError, type CertInfo, type ParsedPair, parseCertPair } from './parse.js';
-import type { CertRecord } from './schema.js';
+import type { CertOwner, CertRecord } from './schema.js';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const newKey = () => Array.from({ length: 8 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
@@ -17,6 +17,24 @@ export interface CertView {
   CertsInfo: { Domains: string[]; NotBeforeTime: string; NotAfterTime: string }[];
   /** Leaf expired (or not yet valid) right now. */
   Expired: boolean;
+  /** The module that keeps this entry up to date (ACME), when one does. */
+  ManagedBy?: CertOwner;
+}
+
+/**
+ * What a module may do to the store (`ctx.certStore`), bound to the module's key: put or replace
+ * the one entry of each of its items, remove it. A renewal replaces the entry in place (same store
+ * key), so rules that name it need no change and the resolver serves it at the next handshake.
+ */
+export interface ModuleCertStore {
+  /** Put or replace the entry of `item`; answers its store key. Throws CertError for a bad pair. */
+  put(entry: { item: string; certPem: string; keyPem: string; remark: string }): Promise<string>;
+  /** Remove the entry of `item`; false when there was none. */
+  remove(item: string): Promise<boolean>;
+  /** The store key of `item`'s entry, if there is one. */
+  keyOf(item: string): string | undefined;
+  /** The PEM chain of `item`'s entry (revocation, ARI), never its key. */
+  certPem(item: string): string | undefined;
 }
 
 export interface LoadedCert {
@@ -65,6 +83,7 @@ export class CertStore {
         Fingerprint: l?.parsed.fingerprint ?? '',
         CertsInfo: chain.map((c) => ({ Domains: c.domains, NotBeforeTime: c.notBefore, NotAfterTime: c.notAfter })),
         Expired: !leaf || Date.parse(leaf.notAfter) < now || Date.parse(leaf.notBefore) > now,
+        ...(r.managedBy ? { ManagedBy: r.managedBy } : {}),
       };
     });
   }
@@ -93,6 +112,60 @@ export class CertStore {
       draft.certs = list;
     });
     return key;
+  }
+
+  /**
+   * Put or replace the entry `owner` manages (the pair is checked first). A replacement keeps the
+   * store key and the switch; no duplicate check: a module's entry is its own.
+   */
+  async putManaged(input: { owner: CertOwner; certPem: string; keyPem: string; remark: string }): Promise<string> {
+    const parsed = parseCertPair(input.certPem, input.keyPem);
+    let key = '';
+    await this.store.update((draft) => {
+      const list = draft.certs ?? [];
+      const same = list.find((r) => sameOwner(r.managedBy, input.owner));
+      if (same) {
+        same.certPem = parsed.certPem;
+        same.keyPem = parsed.keyPem;
+        same.remark = input.remark;
+        key = same.key;
+      } else {
+        do key = newKey();
+        while (list.some((r) => r.key === key));
+        list.push({
+          key,
+          enable: true,
+          remark: input.remark,
+          certPem: parsed.certPem,
+          keyPem: parsed.keyPem,
+          addTime: new Date().toISOString(),
+          managedBy: { ...input.owner },
+        });
+      }
+      draft.certs = list;
+    });
+    return key;
+  }
+
+  /** Remove the entry `owner` manages; false when there was none. */
+  async removeManaged(owner: CertOwner): Promise<boolean> {
+    const key = this.keyOf(owner);
+    return key ? this.remove(key) : false;
+  }
+
+  keyOf(owner: CertOwner): string | undefined {
+    return this.records().find((r) => sameOwner(r.managedBy, owner))?.key;
+  }
+
+  /** The store bound to one module (`ctx.certStore`). */
+  forModule(module: string): ModuleCertStore {
+    return {
+      put: (e) =>
+        this.putManaged({ owner: { module, item: e.item }, certPem: e.certPem, keyPem: e.keyPem, remark: e.remark }),
+      remove: (item) => this.removeManaged({ module, item }),
+      keyOf: (item) => this.keyOf({ module, item }),
+      certPem: (item) => this.records().find((r) => sameOwner(r.managedBy, { module, item }))?.certPem,
+    };
   }
 
   async update(key: string, patch: { enable?: boolean; remark?: string }): Promise<boolean> {
@@ -140,6 +213,8 @@ export class CertStore {
     return loaded;
   }
 }
+
+const sameOwner = (a: CertOwner | undefined, b: CertOwner) => a?.module === b.module && a.item === b.item;
 
 const stores = new WeakMap<ConfigStore, CertStore>();
 

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { matchApiToken } from '../auth/sessions.js';
+import { challengeAnswer } from '../certs/challenges.js';
 import { certResolverFor } from '../certs/resolver.js';
 import { certStoreFor } from '../certs/store.js';
 import type { Core } from '../core.js';
@@ -66,6 +67,8 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const url = req.url ?? '/';
       const entrance = core.store.get().base.securityEntrance;
       if (!entrance) return url;
+      // An ACME HTTP-01 fetch of a token on the board is answered in onRequest, entrance or not.
+      if (challengeAnswer((t) => core.challenges.get(t), req.method, url, false) !== undefined) return url;
       // A module's public pages (share links) are meant to be handed out: not behind the entrance.
       if (core.modules.publicPathOf(url)) return url;
       const prefix = `/${entrance}`;
@@ -116,6 +119,15 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
 
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (req, reply) => {
+    // An ACME CA fetching an HTTP-01 token on the board (certs/challenges.ts): before the LAN gate,
+    // as the CA is outside the LAN; nothing but the token's key authorization is answered.
+    const keyAuth = challengeAnswer(
+      (t) => core.challenges.get(t),
+      req.method,
+      req.url,
+      (req.socket as { encrypted?: boolean }).encrypted === true,
+    );
+    if (keyAuth !== undefined) return reply.code(200).type('text/plain').send(keyAuth);
     const base = core.store.get().base;
     // Relayed by our own web service (adminRelay.ts): the client it names is the caller, for the
     // LAN gate, the login throttle, logs and sessions alike. Forged or stale values are ignored.

@@ -1,6 +1,7 @@
 import type { BuiltModule, ClampedValue, Coded, FieldIssue, ModuleKey } from '@lucky/shared';
 import { keepSecrets, parseStored } from '@lucky/shared';
 import type { ServiceAuth } from '../auth/serviceAuth.js';
+import type { CertStore } from '../certs/store.js';
 import { type ConfigStore, clampedLine } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, fieldFailure } from '../http/reply.js';
@@ -42,8 +43,10 @@ interface Slot {
   error?: string;
 }
 
-export interface SupervisorServices extends Omit<ModuleServices, 'ports' | 'auth' | 'safe'> {
+export interface SupervisorServices extends Omit<ModuleServices, 'ports' | 'auth' | 'safe' | 'certStore'> {
   ports: PortRegistry;
+  /** The certificate store; each module gets it bound to its key (`forModule`). */
+  certStore: Pick<CertStore, 'forModule'>;
   /** The global IP lists and auto-ban; each module gets it bound to its key. */
   safe: SafeGate;
   /** The password checker of module `key` (one per module for the process's life). */
@@ -322,6 +325,8 @@ export class ModuleSupervisor implements ActionHost {
       saveConfig: (next) => this.saveConfig(key, next),
       actions: moduleActions(this, key),
       certs: this.services.certs,
+      certStore: this.services.certStore.forModule(key),
+      challenges: this.services.challenges,
       firewall: this.services.firewall,
       ports: this.services.ports,
       webLimits: this.services.webLimits,

@@ -1,7 +1,9 @@
 import type { Coded, FieldIssue, IssueKit, ModuleKey } from '@lucky/shared';
 import type { ZodType } from 'zod';
 import type { ServiceAuth } from '../auth/serviceAuth.js';
+import type { ChallengeBoard } from '../certs/challenges.js';
 import type { CertResolver } from '../certs/resolver.js';
+import type { ModuleCertStore } from '../certs/store.js';
 import type { DnsService } from '../dns/types.js';
 import type { Routes } from '../http/registry.js';
 import type { Logger } from '../logs/logger.js';
@@ -30,6 +32,16 @@ export interface ModuleStatus {
 export interface ModuleServices {
   /** The certificate store, asked per TLS handshake (SNI) — ACME certificates land there too. */
   certs: CertResolver;
+  /**
+   * Writes to the certificate store for entries the module manages (ACME): put / replace the one
+   * entry of an item (same store key on renewal), remove it. Bound to the module's key.
+   */
+  certStore: ModuleCertStore;
+  /**
+   * The HTTP-01 board (certs/challenges.ts): tokens set here are answered on plain HTTP by every
+   * web-service rule and the admin console at /.well-known/acme-challenge/<token>.
+   */
+  challenges: ChallengeBoard;
   /** Opens host firewall ports for rules that ask for it (iptables / ip6tables). */
   firewall: HostFirewall;
   /** Every listener's port by owner (read-only for modules: the supervisor records their claims). */

@@ -1,24 +1,320 @@
-import { ACME_SECRETS, type AcmeConfig, type AcmeListResponse, maskSecrets } from '@lucky/shared';
+import {
+  type AcmeAccount,
+  type AcmeAccountResponse,
+  type AcmeAccountView,
+  type AcmeCertificate,
+  type AcmeCertificateResponse,
+  type AcmeCertificateView,
+  type AcmeConfig,
+  type AcmeIssueCode,
+  type AcmeListResponse,
+  acmeAccountInputSchema,
+  acmeCertificateInputSchema,
+  acmeIssueBodySchema,
+  acmeIssues,
+  acmeRevokeBodySchema,
+  acmeSettingsPatchSchema,
+  acmeWebhook,
+  enabledBodySchema,
+  maskSecrets,
+  type WebhookTestResponse,
+} from '@lucky/shared';
+import { createDnsService } from '../../core/dns/index.js';
 import type { Routes } from '../../core/http/registry.js';
+import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
+import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
+import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { testWebhook } from '../../core/webhook/call.js';
+import { maskTemplate, restoreTemplate, restoreWebhook } from '../../core/webhook/secrets.js';
+import type { CaKit } from './ca.js';
+import { checkAccount, checkCertificate } from './checks.js';
+import { acmeWebhookVars } from './deliver.js';
+import { AcmeRuntime } from './runtime.js';
 
-/** REST calls of the acme module: /api/acme/… (bodies parsed by the registry). */
-export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>): void {
+const STATUS: Partial<Record<AcmeIssueCode, number>> = {
+  itemNotFound: 404,
+  certificateNotFound: 404,
+  busy: 409,
+  moduleDisabled: 409,
+  accountInUse: 409,
+  notIssued: 409,
+  revokeFailed: 502,
+};
+
+function refuse(field: string | undefined, code: AcmeIssueCode, params: Record<string, unknown> = {}): ApiFailure {
+  const msg = acmeIssues.describe(code, params);
+  if (field === undefined) return new ApiFailure(STATUS[code] ?? 400, 1, msg, undefined, { code, params });
+  return fieldFailure({ field, code, params, msg }, STATUS[code] ?? 400);
+}
+
+const DNS_TXT_PROVIDERS = createDnsService()
+  .kinds()
+  .filter((k) => k.capabilities.txt)
+  .map((k) => k.kind);
+
+/**
+ * REST calls of the ACME module (docs/API.md, "ACME"): the full view, accounts and certificates
+ * (keyed lists, one change at a time), issue / renew now, revoke, settings, webhook test, log.
+ * The account key is made here on the first save and never read back.
+ */
+export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: CaKit): void {
+  const serial = serialQueue();
+  const live = () => {
+    const rt = api.runtime();
+    return rt instanceof AcmeRuntime ? rt : undefined;
+  };
+  const findAccount = (c: AcmeConfig, key: string) => {
+    const a = c.accounts.find((x) => x.key === key);
+    if (!a) throw refuse('key', 'itemNotFound');
+    return a;
+  };
+  const findCert = (c: AcmeConfig, key: string) => {
+    const x = c.certificates.find((y) => y.key === key);
+    if (!x) throw refuse('key', 'certificateNotFound');
+    return x;
+  };
+  const accountView = (a: AcmeAccount): AcmeAccountView => {
+    const { accountKeyPem: _key, ...rest } = maskSecrets(a, ['eab.hmacKey']);
+    return { ...rest, registered: a.accountUrl !== '' };
+  };
+  const certView = (c: AcmeCertificate): AcmeCertificateView => {
+    const m = maskSecrets(c, ['dns.secret', 'webhook.proxy.password']);
+    const rt = live();
+    return {
+      ...m,
+      webhook: maskTemplate(m.webhook),
+      status: rt ? rt.view(c) : { state: 'disabled', failures: 0 },
+    };
+  };
+  const check = (p: ReturnType<typeof checkAccount>) => {
+    if (p) throw fieldFailure(p);
+  };
+
   r.add({
     method: 'GET',
     path: '/api/acme',
     access: 'token',
-    summary: 'ACME: the module switch, settings, accounts and certificates (secrets masked)',
+    summary: 'ACME: the module switch, settings, accounts and certificates with their state (secrets masked)',
     handler: (): AcmeListResponse => {
-      const config = maskSecrets(api.config(), [...ACME_SECRETS]);
+      const config = api.config();
       return {
         ret: 0,
         enabled: config.enabled,
         settings: { expiryWarnDays: config.expiryWarnDays, httpTimeout: config.httpTimeout },
-        accounts: config.accounts.map(({ accountKeyPem: _k, ...a }) => ({ ...a, registered: a.accountUrl !== '' })),
-        certificates: config.certificates.map((c) => ({ ...c, status: { state: 'pending', failures: 0 } })),
-        dnsProviders: [],
+        accounts: config.accounts.map(accountView),
+        certificates: config.certificates.map(certView),
+        dnsProviders: DNS_TXT_PROVIDERS,
       };
     },
+  });
+
+  // ---- accounts ----
+
+  r.add({
+    method: 'POST',
+    path: '/api/acme/accounts',
+    access: 'token',
+    summary: 'ACME: add an account (its key pair is made now; it registers at the CA with its first order)',
+    body: acmeAccountInputSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<AcmeAccountResponse> => {
+        const prev = api.config();
+        check(checkAccount(input.body, prev));
+        const account: AcmeAccount = {
+          ...input.body,
+          key: newKey(prev.accounts),
+          accountKeyPem: kit.generateKey(input.body.keyType),
+          accountUrl: '',
+        };
+        await api.saveConfig({ ...prev, accounts: [...prev.accounts, account] });
+        return { ret: 0, account: accountView(findAccount(api.config(), account.key)) };
+      }),
+  });
+
+  r.add({
+    method: 'PUT',
+    path: '/api/acme/accounts/:key',
+    access: 'token',
+    summary: 'ACME: change an account (another CA, directory or key type makes a new registration)',
+    body: acmeAccountInputSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<AcmeAccountResponse> => {
+        const prev = api.config();
+        const old = findAccount(prev, input.params.key);
+        check(checkAccount({ ...input.body, key: old.key }, prev));
+        const b = input.body;
+        const newKeyType = b.keyType !== old.keyType;
+        const elsewhere = newKeyType || b.ca !== old.ca || (b.ca === 'custom' && b.directoryUrl !== old.directoryUrl);
+        const account: AcmeAccount = {
+          ...b,
+          key: old.key,
+          accountKeyPem: newKeyType ? kit.generateKey(b.keyType) : old.accountKeyPem,
+          accountUrl: elsewhere ? '' : old.accountUrl,
+        };
+        await api.saveConfig({ ...prev, accounts: prev.accounts.map((a) => (a.key === old.key ? account : a)) });
+        return { ret: 0, account: accountView(findAccount(api.config(), old.key)) };
+      }),
+  });
+
+  r.add({
+    method: 'DELETE',
+    path: '/api/acme/accounts/:key',
+    access: 'token',
+    summary: 'ACME: delete an account (refused while a certificate uses it)',
+    handler: (_req, _reply, input) =>
+      serial(async () => {
+        const prev = api.config();
+        const old = findAccount(prev, input.params.key);
+        const users = prev.certificates.filter((c) => c.account === old.key).map((c) => c.name);
+        if (users.length) throw refuse('key', 'accountInUse', { names: users.join(', ') });
+        await api.saveConfig({ ...prev, accounts: prev.accounts.filter((a) => a.key !== old.key) });
+        return { ret: 0 };
+      }),
+  });
+
+  // ---- certificates ----
+
+  r.add({
+    method: 'POST',
+    path: '/api/acme/certificates',
+    access: 'token',
+    summary: 'ACME: add a certificate (ordered at once while the module runs)',
+    body: acmeCertificateInputSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<AcmeCertificateResponse> => {
+        const prev = api.config();
+        check(checkCertificate(input.body, prev));
+        const cert: AcmeCertificate = { ...input.body, key: newKey(prev.certificates) };
+        await api.saveConfig({ ...prev, certificates: [...prev.certificates, cert] });
+        return { ret: 0, certificate: certView(findCert(api.config(), cert.key)) };
+      }),
+  });
+
+  r.add({
+    method: 'PUT',
+    path: '/api/acme/certificates/:key',
+    access: 'token',
+    summary: 'ACME: change a certificate (other names order again)',
+    body: acmeCertificateInputSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<AcmeCertificateResponse> => {
+        const prev = api.config();
+        const old = findCert(prev, input.params.key);
+        const body = { ...input.body, webhook: restoreTemplate(input.body.webhook, old.webhook, 'webhook.') };
+        check(checkCertificate({ ...body, key: old.key }, prev));
+        const cert: AcmeCertificate = { ...body, key: old.key };
+        await api.saveConfig({ ...prev, certificates: prev.certificates.map((c) => (c.key === old.key ? cert : c)) });
+        return { ret: 0, certificate: certView(findCert(api.config(), old.key)) };
+      }),
+  });
+
+  r.add({
+    method: 'PUT',
+    path: '/api/acme/certificates/:key/enable',
+    access: 'token',
+    summary: 'ACME: switch a certificate on or off (off: not renewed; its store entry stays)',
+    body: enabledBodySchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<AcmeCertificateResponse> => {
+        const prev = api.config();
+        const old = findCert(prev, input.params.key);
+        const certificates = prev.certificates.map((c) =>
+          c.key === old.key ? { ...c, enabled: input.body.enabled } : c,
+        );
+        await api.saveConfig({ ...prev, certificates });
+        return { ret: 0, certificate: certView(findCert(api.config(), old.key)) };
+      }),
+  });
+
+  r.add({
+    method: 'DELETE',
+    path: '/api/acme/certificates/:key',
+    access: 'token',
+    summary: 'ACME: delete a certificate (its running order stops; its store entry goes while the module runs)',
+    handler: (_req, _reply, input) =>
+      serial(async () => {
+        const prev = api.config();
+        const old = findCert(prev, input.params.key);
+        await api.saveConfig({ ...prev, certificates: prev.certificates.filter((c) => c.key !== old.key) });
+        return { ret: 0 };
+      }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/acme/certificates/:key/issue',
+    access: 'token',
+    summary: 'ACME: issue or renew now (answers at once; the state shows the order running)',
+    body: acmeIssueBodySchema,
+    handler: (_req, _reply, input): AcmeCertificateResponse => {
+      const cert = findCert(api.config(), input.params.key);
+      const rt = live();
+      if (!rt) throw refuse(undefined, 'moduleDisabled');
+      if (rt.issueNow(cert.key) === 'busy') throw refuse(undefined, 'busy');
+      return { ret: 0, certificate: certView(cert) };
+    },
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/acme/certificates/:key/revoke',
+    access: 'token',
+    summary: 'ACME: revoke the issued certificate at the CA (state revoked, its store entry removed)',
+    body: acmeRevokeBodySchema,
+    handler: async (_req, _reply, input): Promise<AcmeCertificateResponse> => {
+      const cert = findCert(api.config(), input.params.key);
+      const rt = live();
+      if (!rt) throw refuse(undefined, 'moduleDisabled');
+      if (rt.view(cert).storeKey === undefined) throw refuse(undefined, 'notIssued');
+      const failed = await rt.revoke(cert.key, input.body.reason);
+      if (failed) throw refuse(undefined, 'revokeFailed', { detail: failed.params?.detail ?? failed.text });
+      return { ret: 0, certificate: certView(findCert(api.config(), cert.key)) };
+    },
+  });
+
+  // ---- settings, webhook test, log ----
+
+  r.add({
+    method: 'PUT',
+    path: '/api/acme/settings',
+    access: 'token',
+    summary: 'ACME: change settings (expiry warning days, CA call timeout)',
+    body: acmeSettingsPatchSchema,
+    handler: (_req, _reply, input) =>
+      serial(async () => {
+        const prev = api.config();
+        const patch = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined));
+        await api.saveConfig({ ...prev, ...patch });
+        const c = api.config();
+        return { ret: 0, settings: { expiryWarnDays: c.expiryWarnDays, httpTimeout: c.httpTimeout } };
+      }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/acme/webhook/test',
+    access: 'token',
+    summary: 'ACME: call a webhook once with demo data and report the answer (works while the module is off)',
+    body: acmeWebhook.testBodySchema,
+    handler: async (_req, _reply, input): Promise<WebhookTestResponse> => {
+      const config = api.config();
+      const cert = input.body.key ? findCert(config, input.body.key) : undefined;
+      const w = restoreWebhook(input.body.webhook, cert?.webhook);
+      const demo = { name: cert?.name ?? 'demo', names: cert?.names ?? ['home.example.com'] };
+      return testWebhook(
+        w,
+        acmeWebhookVars(demo, 'success', new Date(Date.now() + 90 * 86_400_000).toISOString(), ''),
+        {},
+        cert?.dns.secret ? [cert.dns.secret] : [],
+      );
+    },
+  });
+
+  addServiceLogRoutes(r, {
+    path: '/api/acme/logs',
+    service: 'ACME',
+    holds: 'orders, validations, issues, renewals, failures with their reasons',
+    log: () => live()?.log,
   });
 }

@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type net from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ReverseproxyService } from '@lucky/shared';
+import { type ChallengeLookup, challengeAnswer } from '../../core/certs/challenges.js';
 import {
   canonicalPath,
   decisionPath,
@@ -179,11 +180,21 @@ function answerHeaders(s: ReverseproxyService, origin: string | undefined): Reco
   return cors ? { ...own, ...cors } : own;
 }
 
-export function createHandlers(getState: () => RuleState) {
+/**
+ * The rule's request handlers. `challenges` is the ACME HTTP-01 board: a plain-HTTP fetch of a
+ * token on it is answered before any host or path of the rule is matched (the CA asks whatever
+ * rule listens on port 80); every other request goes on unchanged.
+ */
+export function createHandlers(getState: () => RuleState, challenges?: ChallengeLookup) {
   /** Requests handled (HTTP/2 streams and upgrades included), for the rule's live figures. */
   let requests = 0;
   const onRequest = (req: ServeRequest, res: ServeResponse): void => {
     requests++;
+    const keyAuth = challengeAnswer(challenges, req.method, req.url, (req.socket as TLSSocket).encrypted === true);
+    if (keyAuth !== undefined) {
+      sendText(res, keyAuth, 'text/plain', {}, req.method === 'HEAD');
+      return;
+    }
     const p = prepare(getState(), req);
     const started = Date.now();
     res.on('close', () => {

@@ -101,6 +101,8 @@ interface Served {
 }
 
 const certCopy = new CertCopy();
+/** The ACME HTTP-01 board as the server process last sent it. */
+let challenges = new Map<string, string>();
 const resolver = new CertResolver(certCopy);
 const backends = new Backends();
 const rules = new Map<string, Served>();
@@ -120,7 +122,10 @@ function setRule(rule: ReverseproxyRule): void {
     return;
   }
   const next = { state } as Served;
-  const handlers = createHandlers(() => next.state);
+  const handlers = createHandlers(
+    () => next.state,
+    (token) => challenges.get(token),
+  );
   next.requests = handlers.requestCount;
   next.listener = new HttpListener(handlers, resolver, listenOptions(rule), undefined, guard);
   rules.set(rule.key, next);
@@ -165,6 +170,9 @@ process.on('message', (m: ToHelper, handle?: net.Socket) => {
       break;
     case 'certs':
       certCopy.set(m);
+      break;
+    case 'challenges':
+      challenges = new Map(m.entries);
       break;
     case 'rule':
       setRule(m.rule);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { ReverseproxyRule } from '@lucky/shared';
+import type { ChallengeBoard } from '../../core/certs/challenges.js';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import { adminRelay } from '../../core/http/adminRelay.js';
 import type { Logger } from '../../core/logs/logger.js';
@@ -16,6 +17,8 @@ export interface HelperPoolOptions {
   eager: boolean;
   log: Logger;
   certs?: CertResolver;
+  /** The ACME HTTP-01 board: helpers answer its tokens as the server process does. */
+  challenges?: ChallengeBoard;
   /** A log line a helper wrote for one of the rules' sites. */
   onLine(line: RelayedLine): void;
   /** Connections the server process itself serves now (over all rules). */
@@ -131,10 +134,12 @@ export class HelperPool {
   private busySamples = 0;
   private holdUntil = 0;
   private readonly stopCertWatch: (() => void) | undefined;
+  private readonly stopChallengeWatch: (() => void) | undefined;
   private closed = false;
 
   constructor(private readonly opts: HelperPoolOptions) {
     this.stopCertWatch = opts.certs?.onChange(() => this.broadcast(this.certMessage()));
+    this.stopChallengeWatch = opts.challenges?.onChange(() => this.broadcast(this.challengeMessage()));
   }
 
   /** A rule that listens in the server process (added or changed). */
@@ -205,7 +210,12 @@ export class HelperPool {
     this.closed = true;
     this.stopWatching();
     this.stopCertWatch?.();
+    this.stopChallengeWatch?.();
     await Promise.all(this.helpers.map((h) => this.retire(h)));
+  }
+
+  private challengeMessage(): ToHelper {
+    return { t: 'challenges', entries: this.opts.challenges?.entries() ?? [] };
   }
 
   private certMessage(): ToHelper {
@@ -240,6 +250,7 @@ export class HelperPool {
     const relay = adminRelay();
     if (relay) child.send({ t: 'relay', port: relay.port, secret: relay.secret } satisfies ToHelper);
     child.send(this.certMessage());
+    child.send(this.challengeMessage());
     for (const rule of this.rules.values()) child.send({ t: 'rule', rule } satisfies ToHelper);
     child.on('message', (m: FromHelper) => {
       if (m.t === 'ready') {

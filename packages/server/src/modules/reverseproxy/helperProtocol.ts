@@ -9,6 +9,8 @@ export type ToHelper =
   | { t: 'relay'; port: number; secret: string }
   /** The enabled certificates (keys included: the helper terminates TLS too). */
   | { t: 'certs'; certs: CertRecord[] }
+  /** The ACME HTTP-01 board's tokens and key authorizations (core/certs/challenges.ts), whole. */
+  | { t: 'challenges'; entries: [string, string][] }
   /** A rule the helper may get connections for (new or changed). */
   | { t: 'rule'; rule: ReverseproxyRule }
   /** The rule stopped listening here: close its connections and forget it. */

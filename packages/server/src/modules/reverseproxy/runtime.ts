@@ -112,6 +112,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
           ...code.helperSettings(),
           log: this.ctx.log,
           certs: this.ctx.certs,
+          challenges: this.ctx.challenges,
           onLine: ([ruleKey, siteKey, level, text, at, code, params]) =>
             this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at, code, params),
           connectionsHere: () => {
@@ -217,7 +218,10 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     if (!slot.handlers) {
       // The handlers read the slot's current state: a reload swaps it, not the listener.
       const current = slot;
-      slot.handlers = plane.code.createHandlers(() => current.state as RuleState);
+      slot.handlers = plane.code.createHandlers(
+        () => current.state as RuleState,
+        (token) => this.ctx.challenges?.get(token),
+      );
     }
     if (slot.listener && slot.bound === bindKey(rule)) {
       slot.listener.configure(listenOptions(rule));
