@@ -181,7 +181,8 @@ const int = (r: { min: number; max: number; default: number }) =>
 export function isAcmeName(name: string): boolean {
   if (isIp(name)) return true;
   const host = name.startsWith('*.') ? name.slice(2) : name;
-  return host.includes('.') && isHostName(host);
+  // isHostName takes a leading `*.` itself: a second one (`*.*.example.com`) is no name for a CA.
+  return host.includes('.') && !host.startsWith('*.') && isHostName(host);
 }
 
 const FILE_MODE = /^[0-7]{3}$/;

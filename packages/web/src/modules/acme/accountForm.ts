@@ -72,7 +72,7 @@ export function eabNeed(ca: AcmeCa): 'required' | 'optional' | 'none' {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-const LOCAL_HTTP = /^http:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
+const LOCAL_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i;
 
 /** Every problem the server would name, with the same fields and codes; none = sendable. */
 export function checkAccount(input: AcmeAccountInput): Failure[] {

@@ -43,6 +43,8 @@ export const addCertificate = (c: AcmeCertificateInput) =>
   post<AcmeCertificateResponse>(`${BASE}/certificates`, c, { silent: true });
 export const updateCertificate = (key: string, c: AcmeCertificateInput) =>
   put<AcmeCertificateResponse>(at('certificates', key), c, { silent: true });
+export const enableCertificate = (key: string, enabled: boolean) =>
+  put<AcmeCertificateResponse>(`${at('certificates', key)}/enable`, { enabled }, { silent: true });
 export const deleteCertificate = (key: string) => del(at('certificates', key), { silent: true });
 
 /** Issue now (or renew now): answers at once; the certificate's state shows the order's progress. */

@@ -148,11 +148,12 @@ export function nameProblems(names: readonly string[], challenge: AcmeChallengeT
     seen.add(name);
   });
   if (out.length > 0) return out;
-  const wildcard = names.find((n) => n.startsWith('*.'));
-  if (wildcard && challenge !== 'dns-01')
-    out.push({ field: 'challenge', code: 'wildcardNeedsDns', params: { name: wildcard } });
-  const ip = names.find((n) => isIp(n));
-  if (ip && challenge !== 'http-01') out.push({ field: 'challenge', code: 'ipNeedsHttp', params: { name: ip } });
+  // On the name at fault, as the server answers (its box shows it; the dialog offers DNS-01).
+  names.forEach((name, i) => {
+    if (name.startsWith('*.') && challenge !== 'dns-01')
+      out.push({ field: `names.${i}`, code: 'wildcardNeedsDns', params: { name } });
+    if (isIp(name) && challenge !== 'http-01') out.push({ field: `names.${i}`, code: 'ipNeedsHttp', params: { name } });
+  });
   return out;
 }
 
@@ -168,6 +169,8 @@ export function checkCert(input: AcmeCertificateInput): Failure[] {
   const names = (input.names ?? []).map((n) => n.trim().toLowerCase());
   for (const p of nameProblems(names, input.challenge ?? 'http-01'))
     if (!out.some((o) => o.field === p.field && o.code === p.code)) out.push(p);
+  if (input.export?.enabled && !(input.export.dir ?? '').startsWith('/'))
+    out.push({ field: 'export.dir', code: 'exportDirInvalid', params: {} });
   return out;
 }
 

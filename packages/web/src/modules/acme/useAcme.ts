@@ -11,13 +11,12 @@ import {
   clearLogs,
   deleteAccount,
   deleteCertificate,
+  enableCertificate,
   fetchAcme,
   issueCertificate,
   revokeCertificate,
   setModuleEnabled,
-  updateCertificate,
 } from './api';
-import { certToValues, valuesToCert } from './certForm';
 import { errorText } from './errors';
 import { isRunning } from './format';
 
@@ -66,10 +65,9 @@ export function useAcmeActions() {
           () => setModuleEnabled(enabled),
           () => void message.success(t(enabled ? 'acme.ui_switchedOn' : 'acme.ui_switchedOff')),
         ),
-      // The whole certificate with the switch changed (masked secrets are kept by the server).
       setCertEnabled: (cert: AcmeCertificateView, enabled: boolean) =>
         attempt(
-          () => updateCertificate(cert.key, valuesToCert({ ...certToValues(cert), enabled })),
+          () => enableCertificate(cert.key, enabled),
           (r) => patch(r.certificate),
         ),
       issueNow: (cert: AcmeCertificateView) =>
