@@ -21,7 +21,8 @@ export function ChallengeFields({ providers, secretKept }: ChallengeFieldsProps)
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const challenge = Form.useWatch('challenge', form) as string | undefined;
-  const provider = Form.useWatch(['dns', 'provider'], form) as DdnsProvider | undefined;
+  // `preserve`: the provider has no form item until the DNS-01 block shows; its value is there.
+  const provider = Form.useWatch(['dns', 'provider'], { form, preserve: true }) as DdnsProvider | undefined;
   const propagationCheck = Form.useWatch(['dns', 'propagationCheck'], form) as boolean | undefined;
 
   return (

@@ -31,7 +31,9 @@ describe('account form rules', () => {
 
   it('wants an https directory for a custom CA (http only on this machine)', () => {
     expect(codes({ ca: 'custom', directoryUrl: '' })).toEqual(['directoryUrl:directoryUrlInvalid']);
-    expect(codes({ ca: 'custom', directoryUrl: 'http://ca.example.com/dir' })).toEqual(['directoryUrl:directoryUrlInvalid']);
+    expect(codes({ ca: 'custom', directoryUrl: 'http://ca.example.com/dir' })).toEqual([
+      'directoryUrl:directoryUrlInvalid',
+    ]);
     expect(codes({ ca: 'custom', directoryUrl: 'http://localhost:4001/dir' })).toEqual([]);
   });
 

@@ -38,7 +38,12 @@ describe('certificate form rules', () => {
       input({ name: ' ', account: '', export: { enabled: true, dir: 'rel/dir', certMode: '644', keyMode: '9' } }),
     );
     expect(problems.map((p) => `${p.field}:${p.code}`)).toEqual(
-      expect.arrayContaining(['name:nameRequired', 'account:accountRequired', 'export.keyMode:fileModeInvalid', 'export.dir:exportDirInvalid']),
+      expect.arrayContaining([
+        'name:nameRequired',
+        'account:accountRequired',
+        'export.keyMode:fileModeInvalid',
+        'export.dir:exportDirInvalid',
+      ]),
     );
   });
 

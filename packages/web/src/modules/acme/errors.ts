@@ -6,7 +6,7 @@
 import { ACME_MESSAGES, type AcmeCertificateStatus, type AcmeIssueCode, GENERIC_ISSUE_MESSAGES } from '@lucky/shared';
 import { callErrorText, type Translate } from '../../api/callErrors';
 import { failureText } from '../../hooks/useFormErrors';
-import { codedTextWithCauses } from '../../i18n/coded';
+import { codedText } from '../../i18n/coded';
 
 export { errorDuration, type Translate } from '../../api/callErrors';
 
@@ -18,7 +18,10 @@ export function errorText(err: unknown, t: Translate): string | undefined {
   return callErrorText(err, isIssueCode, (issue) => failureText(t, 'acme', issue));
 }
 
-/** Why the last order failed, in the user's language (the CA's or the DNS's own words after it). */
+/**
+ * Why the last order failed, in the user's language. The reasons carry the CA's or the DNS's own
+ * words as `{detail}` inside their text, so the plain coded text (not the one that appends it).
+ */
 export function reasonText(lastError: AcmeCertificateStatus['lastError']): string {
-  return codedTextWithCauses('acme', 'reason', lastError);
+  return lastError ? codedText('acme', 'reason', lastError) : '';
 }

@@ -13,12 +13,24 @@ export const ACCOUNT_KEY = 'Acct1';
 export const CERT_KEY = 'Cert1';
 
 export function accountView(over: Partial<AcmeAccountView> = {}): AcmeAccountView {
-  const { accountKeyPem: _k, ...a } = acmeAccountSchema.parse({ key: ACCOUNT_KEY, name: 'le', email: 'me@example.com' });
+  const { accountKeyPem: _k, ...a } = acmeAccountSchema.parse({
+    key: ACCOUNT_KEY,
+    name: 'le',
+    email: 'me@example.com',
+  });
   return { ...a, registered: true, ...over };
 }
 
-export function certView(over: Partial<AcmeCertificateView> = {}, status: Partial<AcmeCertificateStatus> = {}): AcmeCertificateView {
-  const c = acmeCertificateSchema.parse({ key: CERT_KEY, name: 'home', account: ACCOUNT_KEY, names: ['home.example.com'] });
+export function certView(
+  over: Partial<AcmeCertificateView> = {},
+  status: Partial<AcmeCertificateStatus> = {},
+): AcmeCertificateView {
+  const c = acmeCertificateSchema.parse({
+    key: CERT_KEY,
+    name: 'home',
+    account: ACCOUNT_KEY,
+    names: ['home.example.com'],
+  });
   return { ...c, ...over, status: { state: 'pending', failures: 0, ...status } };
 }
 
