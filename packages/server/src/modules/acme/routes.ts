@@ -124,7 +124,7 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
         const account: AcmeAccount = {
           ...input.body,
           key: newKey(prev.accounts),
-          accountKeyPem: kit.generateKey(input.body.keyType),
+          accountKeyPem: await kit.generateKey(input.body.keyType),
           accountUrl: '',
         };
         await api.saveConfig({ ...prev, accounts: [...prev.accounts, account] });
@@ -149,7 +149,7 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
         const account: AcmeAccount = {
           ...b,
           key: old.key,
-          accountKeyPem: newKeyType ? kit.generateKey(b.keyType) : old.accountKeyPem,
+          accountKeyPem: newKeyType ? await kit.generateKey(b.keyType) : old.accountKeyPem,
           accountUrl: elsewhere ? '' : old.accountUrl,
         };
         await api.saveConfig({ ...prev, accounts: prev.accounts.map((a) => (a.key === old.key ? account : a)) });

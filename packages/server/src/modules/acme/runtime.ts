@@ -86,7 +86,7 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     for (const c of prev.certificates) {
       const now = next.certificates.find((x) => x.key === c.key);
       // A removed or switched-off certificate's order stops; a removed one leaves the store too.
-      if (!now || !now.enabled) this.running.get(c.key)?.abort.abort();
+      if (!now?.enabled) this.running.get(c.key)?.abort.abort();
       if (!now) await this.ctx.certStore.remove(c.key).catch(() => false);
     }
     this.webhooks.keep(keys);
@@ -165,7 +165,13 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       return out;
     }
     await this.ctx.certStore.remove(key);
-    await this.state.update(key, (s) => ({ ...s, revoked: true, failures: 0, lastError: undefined, ariPick: undefined }));
+    await this.state.update(key, (s) => ({
+      ...s,
+      revoked: true,
+      failures: 0,
+      lastError: undefined,
+      ariPick: undefined,
+    }));
     this.line(3, 'revoked', { cert: cert.name, reason: why });
     return undefined;
   }
@@ -356,14 +362,23 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
         const dir = await exportFiles(cert, fullchain, keyPem);
         this.line(4, 'exported', { cert: cert.name, path: dir });
       } catch (err) {
-        await problem(err instanceof OrderFailure ? err.reason : reason('exportFailed', { path: cert.export.dir, detail: detailOf(err) }));
+        await problem(
+          err instanceof OrderFailure
+            ? err.reason
+            : reason('exportFailed', { path: cert.export.dir, detail: detailOf(err) }),
+        );
       }
     }
     if (cert.command.trim()) {
       const r = await runCommand(cert, signal);
       this.line(r.code === 0 ? 4 : 3, 'commandRan', { cert: cert.name, code: r.code, output: r.output });
       if (r.code !== 0)
-        await problem(reason('commandFailed', { code: r.code, detail: r.timedOut ? `timed out after ${cert.commandTimeout} s` : r.output }));
+        await problem(
+          reason('commandFailed', {
+            code: r.code,
+            detail: r.timedOut ? `timed out after ${cert.commandTimeout} s` : r.output,
+          }),
+        );
     }
     await this.webhook(cert, 'success', notAfter, '', signal);
   }
@@ -408,13 +423,25 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       const checkAt = new Date(this.now() + (info?.retryAfter ? info.retryAfter * 1000 : ARI_RECHECK_MS)).toISOString();
       await this.state.update(cert.key, (s) => {
         if (!info) return { ...s, ariCheckAt: checkAt, ariWindow: undefined, ariPick: undefined };
-        const window = { start: info.start, end: info.end, ...(info.explanationUrl ? { explanationUrl: info.explanationUrl } : {}) };
+        const window = {
+          start: info.start,
+          end: info.end,
+          ...(info.explanationUrl ? { explanationUrl: info.explanationUrl } : {}),
+        };
         const same = s.ariWindow?.start === window.start && s.ariWindow?.end === window.end;
         if (!same) this.line(4, 'ariWindow', { cert: cert.name, start: window.start, end: window.end });
-        return { ...s, ariCheckAt: checkAt, ariWindow: window, ariPick: same && s.ariPick ? s.ariPick : pickInWindow(window) };
+        return {
+          ...s,
+          ariCheckAt: checkAt,
+          ariWindow: window,
+          ariPick: same && s.ariPick ? s.ariPick : pickInWindow(window),
+        };
       });
     } catch {
-      await this.state.update(cert.key, (s) => ({ ...s, ariCheckAt: new Date(this.now() + ARI_RECHECK_MS).toISOString() }));
+      await this.state.update(cert.key, (s) => ({
+        ...s,
+        ariCheckAt: new Date(this.now() + ARI_RECHECK_MS).toISOString(),
+      }));
     } finally {
       this.ariAsking.delete(cert.key);
     }
