@@ -96,7 +96,12 @@ describe('ACME DNS-01 with pebble', () => {
     const c = await s.until(key, 'valid');
     expect(c.status.storeKey).toBeTruthy();
     const log = (await s.call('GET', '/api/acme/logs?pageSize=100')).body.logs;
-    expect(log.some((l: { code: string; params: { record?: string } }) => l.code === 'propagationWait' && l.params.record === 'acme.target.home.test')).toBe(true);
+    expect(
+      log.some(
+        (l: { code: string; params: { record?: string } }) =>
+          l.code === 'propagationWait' && l.params.record === 'acme.target.home.test',
+      ),
+    ).toBe(true);
     expect(await queryTxt(bind.port, 'acme.target.home.test')).toEqual([]);
   });
 
