@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AcmeServer, curlWithRoot, freeTcpPortIs, servedLeaf, startAcmeServer } from './acme-helpers.js';
 import { type PebblePeer, startPebble } from './pebble.js';
+import { curl, freePort } from './reverseproxy-helpers.js';
+
+const curlInsecure = async (url: string) => (await curl(['-k', url])).body;
 
 let pebble: PebblePeer;
 let s: AcmeServer;
@@ -87,6 +90,28 @@ describe('ACME HTTP-01 with pebble', () => {
     const after = await s.until(certKey, 'valid');
     expect(after.status.serial).not.toBe(before.status.serial);
     expect(after.status.storeKey).toBe(before.status.storeKey);
+  });
+
+  it('the board answers on plain HTTP only, at every rule and the admin console; other tokens fall through', async () => {
+    const board = s.s.server.core.challenges;
+    board.set('tok_A-1', 'tok_A-1.thumbprint');
+    try {
+      const port = await freePort();
+      await s.addRule({ port, listenTypes: 'both', defaultRule: { serviceType: 'text', text: 'own answer' } });
+      const at = (base: string, token: string) => fetch(`${base}/.well-known/acme-challenge/${token}`, { headers: { host: 'any.example' } });
+      const viaRule = await at(`http://127.0.0.1:${port}`, 'tok_A-1');
+      expect([viaRule.status, await viaRule.text()]).toEqual([200, 'tok_A-1.thumbprint']);
+      const other = await at(`http://127.0.0.1:${port}`, 'not-on-board');
+      expect(await other.text()).toBe('own answer');
+      const viaAdmin = await fetch(`${s.s.url}/.well-known/acme-challenge/tok_A-1`);
+      expect([viaAdmin.status, await viaAdmin.text()]).toEqual([200, 'tok_A-1.thumbprint']);
+      expect((await fetch(`${s.s.url}/.well-known/acme-challenge/not-on-board`)).status).toBe(404);
+      // Over TLS the rule does not answer from the board (HTTP-01 is plain HTTP).
+      const overTls = await curlInsecure(`https://127.0.0.1:${port}/.well-known/acme-challenge/tok_A-1`);
+      expect(overTls).toBe('own answer');
+    } finally {
+      board.delete('tok_A-1');
+    }
   });
 
   it('revokes: pebble marks it revoked, the store entry goes, the state says revoked', async () => {
