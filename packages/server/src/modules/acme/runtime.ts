@@ -16,6 +16,7 @@ import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { HttpClients } from '../../core/outbound/client.js';
 import { callWebhook } from '../../core/webhook/call.js';
 import { callView, WebhookHistory } from '../../core/webhook/history.js';
+import { scrubDeep, scrubList, webhookSecrets } from '../../core/webhook/secrets.js';
 import type { CaKit, CaSession } from './ca.js';
 import { acmeWebhookVars, exportFiles, runCommand } from './deliver.js';
 import { ensureAccount, runOrder, type Step } from './order.js';
@@ -325,12 +326,13 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       await this.afterIssue(cert, issued.fullchain, issued.keyPem, notAfter, signal);
       if (cert.useAri) await this.askAri(cert);
     } catch (err) {
-      const r =
+      const r = this.scrub(
         err instanceof OrderFailure
           ? err.reason
           : signal.aborted
             ? reason('cancelled', {})
-            : reason('caProblem', { type: run.step, detail: detailOf(err) });
+            : reason('caProblem', { type: run.step, detail: detailOf(err) }),
+      );
       const retryAfter = err instanceof OrderFailure ? err.retryAfterMs : 0;
       if (r.code === 'cancelled') {
         await this.state.update(cert.key, (s) => ({ ...s, lastError: r }));
@@ -353,7 +355,8 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     notAfter: string,
     signal: AbortSignal,
   ): Promise<void> {
-    const problem = async (r: AcmeReason) => {
+    const problem = async (found: AcmeReason) => {
+      const r = this.scrub(found);
       await this.state.update(cert.key, (s) => ({ ...s, lastError: r }));
       this.line(2, 'failed', { cert: cert.name, reason: r.text });
     };
@@ -463,6 +466,20 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
   }
 
   private line(level: RuleLogLevel, code: AcmeLogCode, params: Record<string, unknown>): void {
-    this.log.coded(level, code, params, acmeLogText(code, params));
+    const p = this.scrub(params);
+    this.log.coded(level, code, p, acmeLogText(code, p));
+  }
+
+  /**
+   * Reasons and log lines quote what providers, CAs and commands answered, which may echo a
+   * credential: every secret of the slice is masked in them before they are kept.
+   */
+  private scrub<T>(value: T): T {
+    const c = this.config;
+    const secrets = [
+      ...c.accounts.map((a) => a.eab.hmacKey),
+      ...c.certificates.flatMap((x) => [x.dns.secret, ...webhookSecrets(x.webhook)]),
+    ].filter((v) => v.length >= 4);
+    return scrubDeep(value, scrubList(secrets));
   }
 }
