@@ -405,6 +405,18 @@ export interface AcmeListResponse {
   dnsProviders: string[];
 }
 
+/** GET /api/acme/accounts */
+export interface AcmeAccountsResponse {
+  ret: 0;
+  list: AcmeAccountView[];
+}
+
+/** GET /api/acme/certificates */
+export interface AcmeCertificatesResponse {
+  ret: 0;
+  list: AcmeCertificateView[];
+}
+
 export interface AcmeAccountResponse {
   ret: 0;
   account: AcmeAccountView;

@@ -73,7 +73,7 @@ export interface CaSessionOptions {
 /** What the module needs of the client package: sessions, keys, CSRs, and problems as reasons. */
 export interface CaKit {
   session(opts: CaSessionOptions): CaSession;
-  generateKey(type: AcmeKeyType): string;
+  generateKey(type: AcmeKeyType): Promise<string>;
   csr(names: string[], keyPem: string): Buffer;
   /** A thrown client error as a coded reason (undefined: not the client's). */
   reasonOf(err: unknown, step: string): (CodedText & { code: AcmeReasonCode; retryAfterMs?: number }) | undefined;

@@ -36,8 +36,12 @@ const isHttpsUrl = (u: string) => {
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export function checkAccount(a: Omit<AcmeAccount, 'key'> & { key?: string }, config: AcmeConfig): Issue | undefined {
-  if (config.accounts.some((x) => x.key !== a.key && sameName(x.name, a.name))) return issue('name', 'nameTaken', { name: a.name });
+export function checkAccount(
+  a: Omit<AcmeAccount, 'key' | 'accountKeyPem' | 'accountUrl'> & { key?: string },
+  config: AcmeConfig,
+): Issue | undefined {
+  if (config.accounts.some((x) => x.key !== a.key && sameName(x.name, a.name)))
+    return issue('name', 'nameTaken', { name: a.name });
   if (a.ca === 'custom' && !isHttpsUrl(a.directoryUrl)) return issue('directoryUrl', 'directoryUrlInvalid');
   if (a.ca !== 'custom' && ACME_CA_INFO[a.ca].eab && (!a.eab.kid || !a.eab.hmacKey))
     return issue(a.eab.kid ? 'eab.hmacKey' : 'eab.kid', 'eabRequired');
@@ -57,8 +61,10 @@ export function checkCertificate(
   c: Omit<AcmeCertificate, 'key'> & { key?: string },
   config: AcmeConfig,
 ): Issue | undefined {
-  if (config.certificates.some((x) => x.key !== c.key && sameName(x.name, c.name))) return issue('name', 'nameTaken', { name: c.name });
-  if (!config.accounts.some((a) => a.key === c.account)) return issue('account', 'accountUnknown', { account: c.account });
+  if (config.certificates.some((x) => x.key !== c.key && sameName(x.name, c.name)))
+    return issue('name', 'nameTaken', { name: c.name });
+  if (!config.accounts.some((a) => a.key === c.account))
+    return issue('account', 'accountUnknown', { account: c.account });
   if (c.names.length === 0) return issue('names', 'namesRequired');
   const seen = new Set<string>();
   for (const [i, name] of c.names.entries()) {

@@ -16,7 +16,11 @@ export function http01Answerer(
   const held = ctx.ports.list().filter((c) => c.proto === 'tcp' && c.port === port);
   if (held.some((c) => c.owner.module === 'reverseproxy')) return { by: 'webService' };
   const other = held.find((c) => c.owner.module !== 'acme');
-  if (other) return { by: 'other', owner: other.owner.item ? `${other.owner.module} "${other.owner.item}"` : other.owner.module };
+  if (other)
+    return {
+      by: 'other',
+      owner: other.owner.item ? `${other.owner.module} "${other.owner.item}"` : other.owner.module,
+    };
   return { by: 'responder' };
 }
 
@@ -24,7 +28,10 @@ export function http01Answerer(
  * A stand-alone responder on `port` (every address) answering only the board's tokens; 404 for
  * anything else. Answers the close function.
  */
-export async function startResponder(ctx: Pick<ModuleContext, 'challenges'>, port: number): Promise<() => Promise<void>> {
+export async function startResponder(
+  ctx: Pick<ModuleContext, 'challenges'>,
+  port: number,
+): Promise<() => Promise<void>> {
   const server = http.createServer((req, res) => {
     const keyAuth = challengeAnswer((t) => ctx.challenges.get(t), req.method, req.url, false);
     if (keyAuth === undefined) {

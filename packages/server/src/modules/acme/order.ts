@@ -8,13 +8,7 @@ import type { DnsProviderKind } from '../../core/dns/types.js';
 import type { ModuleContext } from '../../core/modules/types.js';
 import type { HttpClients } from '../../core/outbound/client.js';
 import type { CaAuthorization, CaKit, CaSession } from './ca.js';
-import {
-  authoritativeServers,
-  type PublishedTxt,
-  publishTxt,
-  recordName,
-  waitForPropagation,
-} from './dns01.js';
+import { authoritativeServers, type PublishedTxt, publishTxt, recordName, waitForPropagation } from './dns01.js';
 import { http01Answerer, startResponder } from './http01.js';
 import { detailOf, OrderFailure, reason } from './reasons.js';
 
@@ -54,7 +48,9 @@ async function at<T>(env: OrderEnv, step: Step, fn: () => Promise<T>): Promise<T
 }
 
 const problemDetail = (e: { type?: string; detail?: string } | undefined) =>
-  e ? `${e.detail ?? ''}${e.type ? ` (${e.type.replace('urn:ietf:params:acme:error:', '')})` : ''}`.trim() : 'no detail';
+  e
+    ? `${e.detail ?? ''}${e.type ? ` (${e.type.replace('urn:ietf:params:acme:error:', '')})` : ''}`.trim()
+    : 'no detail';
 
 export async function runOrder(cert: AcmeCertificate, env: OrderEnv): Promise<Issued> {
   const identifiers = cert.names.map((n) => ({ type: isIP(n) ? ('ip' as const) : ('dns' as const), value: n }));
@@ -74,7 +70,8 @@ export async function runOrder(cert: AcmeCertificate, env: OrderEnv): Promise<Is
         if (!board) {
           board = true;
           const who = http01Answerer(env.ctx, cert.http.port);
-          if (who.by === 'other') throw new OrderFailure(reason('httpPortBusy', { port: cert.http.port, owner: who.owner }));
+          if (who.by === 'other')
+            throw new OrderFailure(reason('httpPortBusy', { port: cert.http.port, owner: who.owner }));
           if (who.by === 'responder') cleanups.push(await startResponder(env.ctx, cert.http.port));
         }
         env.ctx.challenges.set(ch.token, env.session.keyAuthorization(ch.token));
@@ -101,7 +98,9 @@ export async function runOrder(cert: AcmeCertificate, env: OrderEnv): Promise<Is
       const settled = await at(env, 'validation', () => env.session.settle(p.url));
       if (settled.status !== 'valid') {
         const ch = settled.challenges.find((c) => c.type === cert.challenge);
-        throw new OrderFailure(reason('validationFailed', { name: p.name, type: cert.challenge, detail: problemDetail(ch?.error) }));
+        throw new OrderFailure(
+          reason('validationFailed', { name: p.name, type: cert.challenge, detail: problemDetail(ch?.error) }),
+        );
       }
       env.log('validated', { name: p.name, type: cert.challenge });
     }
@@ -109,7 +108,7 @@ export async function runOrder(cert: AcmeCertificate, env: OrderEnv): Promise<Is
     // Take down what was published, newest first; a failed removal is not the order's failure.
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   }
-  const keyPem = env.kit.generateKey(cert.keyType);
+  const keyPem = await env.kit.generateKey(cert.keyType);
   const done = await at(env, 'finalize', () => env.session.finalize(order, env.kit.csr(cert.names, keyPem)));
   if (done.status !== 'valid' || !done.certificate)
     throw new OrderFailure(
@@ -147,12 +146,17 @@ async function publishDns(cert: AcmeCertificate, name: string, value: string, en
 }
 
 /** Registers the account when it has no URL yet; answers the URL. */
-export async function ensureAccount(account: AcmeAccount, env: Pick<OrderEnv, 'session' | 'kit' | 'signal' | 'step'>): Promise<string> {
+export async function ensureAccount(
+  account: AcmeAccount,
+  env: Pick<OrderEnv, 'session' | 'kit' | 'signal' | 'step'>,
+): Promise<string> {
   if (account.accountUrl) return account.accountUrl;
   return at(env as OrderEnv, 'account', () =>
     env.session.register({
       email: account.email,
-      ...(account.eab.kid && account.eab.hmacKey ? { eab: { kid: account.eab.kid, hmacKey: account.eab.hmacKey } } : {}),
+      ...(account.eab.kid && account.eab.hmacKey
+        ? { eab: { kid: account.eab.kid, hmacKey: account.eab.hmacKey } }
+        : {}),
     }),
   );
 }

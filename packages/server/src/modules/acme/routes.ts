@@ -1,9 +1,11 @@
 import {
   type AcmeAccount,
   type AcmeAccountResponse,
+  type AcmeAccountsResponse,
   type AcmeAccountView,
   type AcmeCertificate,
   type AcmeCertificateResponse,
+  type AcmeCertificatesResponse,
   type AcmeCertificateView,
   type AcmeConfig,
   type AcmeIssueCode,
@@ -112,6 +114,14 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
   // ---- accounts ----
 
   r.add({
+    method: 'GET',
+    path: '/api/acme/accounts',
+    access: 'token',
+    summary: 'ACME: the accounts (HMAC keys masked, account keys never)',
+    handler: (): AcmeAccountsResponse => ({ ret: 0, list: api.config().accounts.map(accountView) }),
+  });
+
+  r.add({
     method: 'POST',
     path: '/api/acme/accounts',
     access: 'token',
@@ -124,7 +134,7 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
         const account: AcmeAccount = {
           ...input.body,
           key: newKey(prev.accounts),
-          accountKeyPem: kit.generateKey(input.body.keyType),
+          accountKeyPem: await kit.generateKey(input.body.keyType),
           accountUrl: '',
         };
         await api.saveConfig({ ...prev, accounts: [...prev.accounts, account] });
@@ -149,7 +159,7 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
         const account: AcmeAccount = {
           ...b,
           key: old.key,
-          accountKeyPem: newKeyType ? kit.generateKey(b.keyType) : old.accountKeyPem,
+          accountKeyPem: newKeyType ? await kit.generateKey(b.keyType) : old.accountKeyPem,
           accountUrl: elsewhere ? '' : old.accountUrl,
         };
         await api.saveConfig({ ...prev, accounts: prev.accounts.map((a) => (a.key === old.key ? account : a)) });
@@ -174,6 +184,25 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
   });
 
   // ---- certificates ----
+
+  r.add({
+    method: 'GET',
+    path: '/api/acme/certificates',
+    access: 'token',
+    summary: 'ACME: the certificates with their state (secrets masked)',
+    handler: (): AcmeCertificatesResponse => ({ ret: 0, list: api.config().certificates.map(certView) }),
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/acme/certificates/:key',
+    access: 'token',
+    summary: 'ACME: one certificate with its state (polled while its order runs)',
+    handler: (_req, _reply, input): AcmeCertificateResponse => ({
+      ret: 0,
+      certificate: certView(findCert(api.config(), input.params.key)),
+    }),
+  });
 
   r.add({
     method: 'POST',

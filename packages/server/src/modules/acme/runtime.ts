@@ -16,6 +16,7 @@ import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { HttpClients } from '../../core/outbound/client.js';
 import { callWebhook } from '../../core/webhook/call.js';
 import { callView, WebhookHistory } from '../../core/webhook/history.js';
+import { scrubDeep, scrubList, webhookSecrets } from '../../core/webhook/secrets.js';
 import type { CaKit, CaSession } from './ca.js';
 import { acmeWebhookVars, exportFiles, runCommand } from './deliver.js';
 import { ensureAccount, runOrder, type Step } from './order.js';
@@ -86,7 +87,7 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     for (const c of prev.certificates) {
       const now = next.certificates.find((x) => x.key === c.key);
       // A removed or switched-off certificate's order stops; a removed one leaves the store too.
-      if (!now || !now.enabled) this.running.get(c.key)?.abort.abort();
+      if (!now?.enabled) this.running.get(c.key)?.abort.abort();
       if (!now) await this.ctx.certStore.remove(c.key).catch(() => false);
     }
     this.webhooks.keep(keys);
@@ -165,7 +166,13 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       return out;
     }
     await this.ctx.certStore.remove(key);
-    await this.state.update(key, (s) => ({ ...s, revoked: true, failures: 0, lastError: undefined, ariPick: undefined }));
+    await this.state.update(key, (s) => ({
+      ...s,
+      revoked: true,
+      failures: 0,
+      lastError: undefined,
+      ariPick: undefined,
+    }));
     this.line(3, 'revoked', { cert: cert.name, reason: why });
     return undefined;
   }
@@ -319,12 +326,13 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       await this.afterIssue(cert, issued.fullchain, issued.keyPem, notAfter, signal);
       if (cert.useAri) await this.askAri(cert);
     } catch (err) {
-      const r =
+      const r = this.scrub(
         err instanceof OrderFailure
           ? err.reason
           : signal.aborted
             ? reason('cancelled', {})
-            : reason('caProblem', { type: run.step, detail: detailOf(err) });
+            : reason('caProblem', { type: run.step, detail: detailOf(err) }),
+      );
       const retryAfter = err instanceof OrderFailure ? err.retryAfterMs : 0;
       if (r.code === 'cancelled') {
         await this.state.update(cert.key, (s) => ({ ...s, lastError: r }));
@@ -347,7 +355,8 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     notAfter: string,
     signal: AbortSignal,
   ): Promise<void> {
-    const problem = async (r: AcmeReason) => {
+    const problem = async (found: AcmeReason) => {
+      const r = this.scrub(found);
       await this.state.update(cert.key, (s) => ({ ...s, lastError: r }));
       this.line(2, 'failed', { cert: cert.name, reason: r.text });
     };
@@ -356,14 +365,23 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
         const dir = await exportFiles(cert, fullchain, keyPem);
         this.line(4, 'exported', { cert: cert.name, path: dir });
       } catch (err) {
-        await problem(err instanceof OrderFailure ? err.reason : reason('exportFailed', { path: cert.export.dir, detail: detailOf(err) }));
+        await problem(
+          err instanceof OrderFailure
+            ? err.reason
+            : reason('exportFailed', { path: cert.export.dir, detail: detailOf(err) }),
+        );
       }
     }
     if (cert.command.trim()) {
       const r = await runCommand(cert, signal);
       this.line(r.code === 0 ? 4 : 3, 'commandRan', { cert: cert.name, code: r.code, output: r.output });
       if (r.code !== 0)
-        await problem(reason('commandFailed', { code: r.code, detail: r.timedOut ? `timed out after ${cert.commandTimeout} s` : r.output }));
+        await problem(
+          reason('commandFailed', {
+            code: r.code,
+            detail: r.timedOut ? `timed out after ${cert.commandTimeout} s` : r.output,
+          }),
+        );
     }
     await this.webhook(cert, 'success', notAfter, '', signal);
   }
@@ -408,13 +426,25 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       const checkAt = new Date(this.now() + (info?.retryAfter ? info.retryAfter * 1000 : ARI_RECHECK_MS)).toISOString();
       await this.state.update(cert.key, (s) => {
         if (!info) return { ...s, ariCheckAt: checkAt, ariWindow: undefined, ariPick: undefined };
-        const window = { start: info.start, end: info.end, ...(info.explanationUrl ? { explanationUrl: info.explanationUrl } : {}) };
+        const window = {
+          start: info.start,
+          end: info.end,
+          ...(info.explanationUrl ? { explanationUrl: info.explanationUrl } : {}),
+        };
         const same = s.ariWindow?.start === window.start && s.ariWindow?.end === window.end;
         if (!same) this.line(4, 'ariWindow', { cert: cert.name, start: window.start, end: window.end });
-        return { ...s, ariCheckAt: checkAt, ariWindow: window, ariPick: same && s.ariPick ? s.ariPick : pickInWindow(window) };
+        return {
+          ...s,
+          ariCheckAt: checkAt,
+          ariWindow: window,
+          ariPick: same && s.ariPick ? s.ariPick : pickInWindow(window),
+        };
       });
     } catch {
-      await this.state.update(cert.key, (s) => ({ ...s, ariCheckAt: new Date(this.now() + ARI_RECHECK_MS).toISOString() }));
+      await this.state.update(cert.key, (s) => ({
+        ...s,
+        ariCheckAt: new Date(this.now() + ARI_RECHECK_MS).toISOString(),
+      }));
     } finally {
       this.ariAsking.delete(cert.key);
     }
@@ -436,6 +466,20 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
   }
 
   private line(level: RuleLogLevel, code: AcmeLogCode, params: Record<string, unknown>): void {
-    this.log.coded(level, code, params, acmeLogText(code, params));
+    const p = this.scrub(params);
+    this.log.coded(level, code, p, acmeLogText(code, p));
+  }
+
+  /**
+   * Reasons and log lines quote what providers, CAs and commands answered, which may echo a
+   * credential: every secret of the slice is masked in them before they are kept.
+   */
+  private scrub<T>(value: T): T {
+    const c = this.config;
+    const secrets = [
+      ...c.accounts.map((a) => a.eab.hmacKey),
+      ...c.certificates.flatMap((x) => [x.dns.secret, ...webhookSecrets(x.webhook)]),
+    ].filter((v) => v.length >= 4);
+    return scrubDeep(value, scrubList(secrets));
   }
 }

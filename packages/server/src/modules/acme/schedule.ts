@@ -1,5 +1,6 @@
 // When a certificate is due: never issued (or its names changed), past `notAfter -
-// renewDaysBefore`, or at a random time inside the CA's ARI window (RFC 9773 §4.2) when that
+// renewDaysBefore` (for a certificate living shorter than three times that, with a third of its
+// life left, so a short-lived one is not renewed over and over), or at a random time inside the CA's ARI window (RFC 9773 §4.2) when that
 // opens earlier; after a failure, the back-off's time (5 min doubling to 24 h, or the CA's
 // Retry-After when later).
 import type { AcmeCertificate } from '@lucky/shared';
@@ -34,7 +35,9 @@ export function pickInWindow(w: { start: string; end: string }, random = Math.ra
 /** When the certificate should next be ordered (ms since the epoch), ignoring back-off. */
 export function renewalAt(cert: AcmeCertificate, s: CertState): number {
   if (!covers(cert, s)) return 0;
-  const byDays = Date.parse(s.notAfter as string) - cert.renewDaysBefore * DAY;
+  const notAfter = Date.parse(s.notAfter as string);
+  const life = s.notBefore ? notAfter - Date.parse(s.notBefore) : Number.POSITIVE_INFINITY;
+  const byDays = notAfter - Math.min(cert.renewDaysBefore * DAY, life / 3);
   const byAri = cert.useAri && s.ariPick ? Date.parse(s.ariPick) : Number.POSITIVE_INFINITY;
   return Math.min(byDays, byAri);
 }
