@@ -32,15 +32,22 @@ export function AccountsCard({ accounts, loading, onAdd, onEdit, onDelete }: Acc
         loading={loading}
         dataSource={accounts}
         pagination={false}
-        scroll={{ x: 760 }}
+        scroll={{ x: 720 }}
         locale={{ emptyText: t('acme.account_none') }}
         columns={[
-          { title: t('acme.account_name'), dataIndex: 'name', width: 140 },
           {
-            title: t('acme.account_email'),
-            dataIndex: 'email',
-            width: 180,
-            render: (e: string) => e || <Typography.Text type="secondary">—</Typography.Text>,
+            title: t('acme.account_name'),
+            width: 200,
+            render: (_v, a) => (
+              <div>
+                <div>{a.name}</div>
+                {a.email && (
+                  <Typography.Text type="secondary" className="acme-small">
+                    {a.email}
+                  </Typography.Text>
+                )}
+              </div>
+            ),
           },
           {
             title: t('acme.account_ca'),

@@ -67,8 +67,10 @@ describe('ACME screen', () => {
     expect(screen.getByTestId('acme-cert-state-Run1').textContent).toBe('申请中CA 正在验证');
     // A valid one is renewed, a never-issued one issued; only an issued one can be revoked.
     expect(screen.getByTestId('acme-cert-issue-Valid1').textContent).toBe('立即续期');
-    expect(screen.getByTestId('acme-cert-revoke-Valid1')).toBeTruthy();
-    expect(screen.queryByTestId('acme-cert-revoke-Fail1')).toBeNull();
+    expect(screen.getByTestId('acme-cert-issue-Fail1').textContent).toBe('立即申请');
+    await userEvent.click(screen.getByTestId('acme-cert-more-Fail1'));
+    const revoke = (await screen.findByText('吊销')).closest('li') as HTMLElement;
+    expect(revoke.getAttribute('aria-disabled')).toBe('true');
   });
 
   it('switches a certificate, issues it, and revokes it with the chosen reason', async () => {
@@ -86,7 +88,8 @@ describe('ACME screen', () => {
     await waitFor(() => expect(sent('POST')).toHaveLength(1));
     expect(bodyOf(sent('POST')[0])).toEqual({ force: true });
 
-    await userEvent.click(screen.getByTestId(`acme-cert-revoke-${CERT_KEY}`));
+    await userEvent.click(screen.getByTestId(`acme-cert-more-${CERT_KEY}`));
+    await userEvent.click(await screen.findByText('吊销'));
     const dialog = await screen.findByTestId('acme-revoke-dialog');
     await userEvent.click(within(dialog).getByRole('combobox'));
     await userEvent.click((await screen.findAllByText('私钥泄露', { selector: '.ant-select-item-option-content' }))[0]);

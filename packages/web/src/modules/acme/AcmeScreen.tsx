@@ -133,7 +133,6 @@ export default function AcmeScreen() {
             certificates={data.certificates}
             accounts={data.accounts}
             expiryWarnDays={data.settings.expiryWarnDays}
-            loading={false}
             serviceOn={serviceOn}
             onAdd={() => setCertDialog(opened())}
             onEdit={(c) => setCertDialog(opened(c))}
