@@ -8,13 +8,16 @@ import type { ModuleContext } from '../../core/modules/types.js';
 import { bindWithFallback } from '../../core/net/bindPort.js';
 import { detailOf, OrderFailure, reason } from './reasons.js';
 
-/** Who answers HTTP-01 on `port`: the web service, a stand-alone responder, or (refused) someone else. */
+const ANSWER_THE_BOARD = new Set(['reverseproxy', 'admin']);
+
+/** Who answers HTTP-01 on `port`: the web service or the console, a stand-alone responder, or (refused) someone else. */
 export function http01Answerer(
   ctx: Pick<ModuleContext, 'ports'>,
   port: number,
-): { by: 'webService' } | { by: 'responder' } | { by: 'other'; owner: string } {
+): { by: 'board' } | { by: 'responder' } | { by: 'other'; owner: string } {
   const held = ctx.ports.list().filter((c) => c.proto === 'tcp' && c.port === port);
-  if (held.some((c) => c.owner.module === 'reverseproxy')) return { by: 'webService' };
+  // The web service's rules and the admin console answer the board themselves.
+  if (held.some((c) => ANSWER_THE_BOARD.has(c.owner.module))) return { by: 'board' };
   const other = held.find((c) => c.owner.module !== 'acme');
   if (other)
     return {
