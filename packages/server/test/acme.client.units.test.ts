@@ -380,6 +380,54 @@ describe('transport', () => {
     expect(reasonOf(err)).toEqual({ code: 'timeout', params: { seconds: 1, step: 'poll' } });
   });
 
+  it('sends replaces only to a CA with renewalInfo, and looks the account up when it has no URL', async () => {
+    for (const renewalInfo of [true, false]) {
+      const stub = await acmeStub(
+        (r) => {
+          if (r.path === '/new-account')
+            return { status: 200, headers: { location: `${stub.base}/acct/7` }, body: { status: 'valid' } };
+          if (r.path === '/new-order')
+            return { status: 201, headers: { location: `${stub.base}/order/1` }, body: orderBody(stub.base) };
+          return undefined;
+        },
+        { renewalInfo },
+      );
+      cleanups.push(stub.close);
+      const client = new AcmeClient({
+        directoryUrl: stub.directoryUrl,
+        accountKeyPem: await generateKeyPem('ec256'),
+        timeoutMs: 5000,
+      });
+      cleanups.push(() => client.close());
+      await client.newOrder([{ type: 'dns', value: 'a.example.com' }], { replaces: RFC_CERT_ID });
+      const lookup = stub.seen.find((r) => r.path === '/new-account');
+      expect(lookup?.payload).toEqual({ onlyReturnExisting: true });
+      const order = stub.seen.find((r) => r.path === '/new-order');
+      expect(order?.header?.kid).toBe(`${stub.base}/acct/7`);
+      expect(order?.header?.jwk).toBeUndefined();
+      expect(order?.payload).toEqual({
+        identifiers: [{ type: 'dns', value: 'a.example.com' }],
+        ...(renewalInfo ? { replaces: RFC_CERT_ID } : {}),
+      });
+    }
+  });
+
+  it('fails with accountMissing when a call needs an account the CA does not know', async () => {
+    const stub = await acmeStub((r) =>
+      r.path === '/new-account' ? problem(400, 'accountDoesNotExist', 'no account for this key') : undefined,
+    );
+    cleanups.push(stub.close);
+    const client = new AcmeClient({
+      directoryUrl: stub.directoryUrl,
+      accountKeyPem: await generateKeyPem('ec256'),
+      timeoutMs: 5000,
+    });
+    cleanups.push(() => client.close());
+    const err = await client.newOrder([{ type: 'dns', value: 'a.example.com' }]).catch((e: unknown) => e);
+    expect(reasonOf(err)).toEqual({ code: 'accountMissing', params: {} });
+    expect(stub.seen.some((r) => r.path === '/new-order')).toBe(false);
+  });
+
   it('reads the alternate chains from Link headers', () => {
     expect(
       links(
