@@ -336,6 +336,21 @@ describe('transport', () => {
       params: { url: `http://127.0.0.1:${port}/dir`, detail: expect.stringContaining('ECONNREFUSED') },
     });
 
+    // A URL that answers, but not as an ACME directory.
+    const web = await acmeStub(() => undefined);
+    cleanups.push(web.close);
+    for (const [p, detail] of [
+      ['/missing', 'HTTP 404'],
+      ['/new-nonce', 'HTTP 200: not an ACME directory (no JSON)'],
+    ]) {
+      const wrong = new AcmeClient({ directoryUrl: `${web.base}${p}`, accountKeyPem: key, timeoutMs: 5000 });
+      cleanups.push(() => wrong.close());
+      expect(reasonOf(await wrong.directory().catch((e: unknown) => e))).toEqual({
+        code: 'directoryUnreachable',
+        params: { url: `${web.base}${p}`, detail },
+      });
+    }
+
     // The passing time is the behaviour here: a CA that never answers meets the 300 ms bound.
     const { client } = await stubClient((r) => (r.path === '/new-order' ? { hang: true } : undefined), {
       timeoutMs: 300,
