@@ -35,6 +35,7 @@ describe('keys and JWS', () => {
     ['ec256', 'ES256', 64],
     ['ec384', 'ES384', 96],
     ['rsa2048', 'RS256', 256],
+    ['rsa4096', 'RS256', 512],
   ] as const)('signs %s keys as %s with a signature the public JWK verifies', async (type, alg, sigBytes) => {
     const pem = await generateKeyPem(type);
     expect(pem).toContain('-----BEGIN PRIVATE KEY-----'); // PKCS#8
