@@ -346,7 +346,9 @@ export const acmeRevokeBodySchema = z.object({
 export const acmeIssueBodySchema = z.object({ force: z.boolean().default(true) });
 export const acmeLogsQuerySchema = logPageQuerySchema;
 /** Action `renewNow` (scheduled tasks, other modules): start an order for the certificate now. */
-export const acmeRenewNowInputSchema = z.object({ certificate: z.string().trim().min(1, 'certificateNotFound').max(32) });
+export const acmeRenewNowInputSchema = z.object({
+  certificate: z.string().trim().min(1, 'certificateNotFound').max(32),
+});
 export type AcmeRenewNowInput = z.infer<typeof acmeRenewNowInputSchema>;
 
 // ---- views: what the GET routes answer --------------------------------------------------------
