@@ -1,6 +1,7 @@
 // ACME HTTP-01 against pebble: answered by a web-service rule that listens on pebble's HTTP-01
 // port (the issued certificate then served by that rule over TLS, checked with curl against
 // pebble's root), then by the stand-alone responder once no rule listens there; revocation.
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleActions } from '../src/core/modules/actions.js';
 import { type AcmeServer, curlWithRoot, freeTcpPortIs, servedLeaf, startAcmeServer } from './acme-helpers.js';
@@ -72,12 +73,15 @@ describe('ACME HTTP-01 with pebble', () => {
     const key = await s.addCertificate({
       name: 'solo',
       account,
-      names: ['solo.test'],
+      // An IP address too: HTTP-01 only (pebble connects to it).
+      names: ['solo.test', '127.0.0.1'],
       challenge: 'http-01',
       http: { port: pebble.httpPort },
     });
     const c = await s.until(key, 'valid');
     expect(c.status.storeKey).toBeTruthy();
+    const pem = s.s.server.core.store.get().certs?.find((r) => r.key === c.status.storeKey)?.certPem ?? '';
+    expect(new X509Certificate(pem).subjectAltName).toMatch(/IP Address:127\.0\.0\.1/);
     // The responder let the port go after the order.
     expect(await freeTcpPortIs(pebble.httpPort)).toBe(true);
   });

@@ -4,6 +4,7 @@
 // other owner holds is refused up front (`httpPortBusy`) rather than fought over.
 import http from 'node:http';
 import { challengeAnswer } from '../../core/certs/challenges.js';
+import { normalizeIp } from '../../core/http/clientIp.js';
 import type { ModuleContext } from '../../core/modules/types.js';
 import { bindWithFallback } from '../../core/net/bindPort.js';
 import { detailOf, OrderFailure, reason } from './reasons.js';
@@ -32,7 +33,7 @@ export function http01Answerer(
  * anything else. Answers the close function.
  */
 export async function startResponder(
-  ctx: Pick<ModuleContext, 'challenges'>,
+  ctx: Pick<ModuleContext, 'challenges' | 'safe'>,
   port: number,
 ): Promise<() => Promise<void>> {
   const server = http.createServer((req, res) => {
@@ -44,6 +45,10 @@ export async function startResponder(
     }
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(keyAuth)) });
     res.end(req.method === 'HEAD' ? undefined : keyAuth);
+  });
+  // The global lists hold here as at every listener (core/safe): decided at accept.
+  server.on('connection', (socket) => {
+    if (!ctx.safe.admits(normalizeIp(socket.remoteAddress ?? ''))) socket.destroy();
   });
   // Only the CA's few fetches: short time-outs, no keep-alive to hold the port open.
   server.headersTimeout = 10_000;
