@@ -47,7 +47,14 @@ describe('list entries', () => {
     await refused('POST', '/api/safe/lists/allow', { value: '10.0.0.1-::1' }, 400, 'rangeMixed', 'value');
     await refused('POST', '/api/safe/lists/allow', { value: '10.0.0.9-10.0.0.1' }, 400, 'rangeReversed', 'value');
     // The same addresses written differently are the same entry.
-    const dup = await refused('POST', '/api/safe/lists/block', { value: '203.0.113.7/32' }, 400, 'entryDuplicate', 'value');
+    const dup = await refused(
+      'POST',
+      '/api/safe/lists/block',
+      { value: '203.0.113.7/32' },
+      400,
+      'entryDuplicate',
+      'value',
+    );
     expect(dup.params).toEqual({ value: '203.0.113.7' });
     await refused('POST', '/api/safe/lists/block', { value: '::ffff:203.0.113.7' }, 400, 'entryDuplicate', 'value');
     await refused(
@@ -58,14 +65,29 @@ describe('list entries', () => {
       'expiryPast',
       'expiresAt',
     );
-    await refused('POST', '/api/safe/lists/allow', { value: '198.51.100.1', comment: 'c'.repeat(300) }, 400, 'tooBig', 'comment');
+    await refused(
+      'POST',
+      '/api/safe/lists/allow',
+      { value: '198.51.100.1', comment: 'c'.repeat(300) },
+      400,
+      'tooBig',
+      'comment',
+    );
     expect((await call('POST', '/api/safe/lists/other', { value: '198.51.100.1' })).status).toBe(404);
   });
 
   it('edits and deletes by key; an unknown key is entryNotFound', async () => {
     const added = (await call('POST', '/api/safe/lists/allow', { value: '198.51.100.20' })).body.entry;
-    const edited = await call('PUT', `/api/safe/lists/allow/${added.key}`, { value: '198.51.100.21', comment: 'moved' });
-    expect(edited.body.entry).toMatchObject({ key: added.key, value: '198.51.100.21', comment: 'moved', addedAt: added.addedAt });
+    const edited = await call('PUT', `/api/safe/lists/allow/${added.key}`, {
+      value: '198.51.100.21',
+      comment: 'moved',
+    });
+    expect(edited.body.entry).toMatchObject({
+      key: added.key,
+      value: '198.51.100.21',
+      comment: 'moved',
+      addedAt: added.addedAt,
+    });
     // Editing an entry to its own value is no duplicate of itself.
     expect((await call('PUT', `/api/safe/lists/allow/${added.key}`, { value: '198.51.100.21' })).body.ret).toBe(0);
     await refused('PUT', '/api/safe/lists/allow/nope', { value: '198.51.100.22' }, 404, 'entryNotFound', 'key');
@@ -113,8 +135,22 @@ describe('the lock-out guard', () => {
 describe('settings', () => {
   it('knock: path checked, a random one when enabled without, password hashed and never read back', async () => {
     await refused('PUT', '/api/safe/settings', { knock: { path: 'short' } }, 400, 'knockPathInvalid', 'knock.path');
-    await refused('PUT', '/api/safe/settings', { knock: { path: `${'a'.repeat(20)}/x` } }, 400, 'knockPathInvalid', 'knock.path');
-    await refused('PUT', '/api/safe/settings', { knock: { password: 'abc' } }, 400, 'knockPasswordTooShort', 'knock.password');
+    await refused(
+      'PUT',
+      '/api/safe/settings',
+      { knock: { path: `${'a'.repeat(20)}/x` } },
+      400,
+      'knockPathInvalid',
+      'knock.path',
+    );
+    await refused(
+      'PUT',
+      '/api/safe/settings',
+      { knock: { password: 'abc' } },
+      400,
+      'knockPasswordTooShort',
+      'knock.password',
+    );
     await refused('PUT', '/api/safe/settings', { knock: { hours: 0 } }, 400, 'tooSmall', 'knock.hours');
     await refused('PUT', '/api/safe/settings', { autoBan: { failures: 1 } }, 400, 'tooSmall', 'autoBan.failures');
     const on = await call('PUT', '/api/safe/settings', { knock: { enabled: true, password: 'open-sesame', hours: 2 } });
