@@ -51,6 +51,8 @@ export function testModuleContext(
     dns: createDnsService(),
     storages: new StorageRegistry(() => []),
     auth: new ServiceAuth(new FairGate(2), () => ({ maxFailures: 10, lockMs: 60_000 })),
+    // No security lists outside a server: every address gets in, failures count nowhere.
+    safe: { admits: () => true, failure: () => {} },
     ...overrides,
   };
 }

@@ -108,6 +108,13 @@ export function registerPublicShareRoutes(r: Routes, api: ModuleApi<FilebrowserC
         const c: Ctx = { req, reply, lang: pageLang(req.headers['accept-language']), ip: input.clientIp };
         const rt = api.runtime() as FilebrowserRuntime | undefined;
         if (!rt?.config) return notFound(c);
+        // The security lists with the file manager's scope (the console's listener asked them with
+        // its own at accept): a refused client gets no answer at all. The lists log the refusal.
+        if (!rt.ctx.safe.admits(c.ip)) {
+          reply.hijack();
+          req.raw.socket.destroy();
+          return reply;
+        }
         try {
           return await serve(api, rt, c, method);
         } catch (err) {
@@ -321,6 +328,8 @@ async function passwordPost(
   }
   if (!good) {
     const { lockedMs } = svc.throttle.settle(c.ip, share.key, 'failure');
+    // Auto-ban counts wrong share passwords with every other service's failed sign-ins.
+    rt.ctx.safe.failure(c.ip);
     rt.line(3, 'sharePasswordWrong', { client: c.ip, storage: share.storage, path: share.path });
     if (lockedMs > 0) rt.line(3, 'sharePasswordLocked', { client: c.ip, seconds: Math.ceil(lockedMs / 1000) });
     return page(c, 401, passwordPage(c.lang, base, word(c.lang, 'wrong')));
