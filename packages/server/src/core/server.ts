@@ -62,6 +62,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
       // Audit lines are appended in the background; let the last ones land.
       await core.audit.flush();
       await core.authState.flush();
+      await core.safe.stop();
     },
   };
 }
