@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ModuleKey } from '@lucky/shared';
+import type { BuiltModule, ModuleKey } from '@lucky/shared';
 import { baseSettingsSchema, safeConfigSchema } from '@lucky/shared';
 import { modules as moduleList } from '../modules/index.js';
 import { AuthState } from './auth/authState.js';
@@ -23,6 +23,7 @@ import { ModuleSupervisor } from './modules/supervisor.js';
 import type { ModuleDefinition } from './modules/types.js';
 import { HostFirewall } from './net/firewall.js';
 import { PortRegistry } from './net/portRegistry.js';
+import { pruneExpired } from './safe/edit.js';
 import { CoreSafeGate } from './safe/gate.js';
 import { StorageRegistry } from './storage/registry.js';
 import { readVersion } from './version.js';
@@ -123,6 +124,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     configDir,
     now: opts.clock,
     log: log.child('safe'),
+    tick: () => {
+      pruneExpired(store, safe.now()).catch((err: Error) =>
+        log.warn(`safe: pruning expired entries failed: ${err.message}`),
+      );
+    },
   });
   await safe.start();
   // The core services every module gets through its context (modules/types.ts ModuleServices).
@@ -140,7 +146,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     authFor: (key: ModuleKey) => {
       let auth = serviceAuths.get(key);
       if (!auth) {
-        auth = new ServiceAuth(hashGate, throttleSettings);
+        // A wrong password on a file service (WebDAV, FTP) is an auto-ban failure of that module.
+        auth = new ServiceAuth(hashGate, throttleSettings, Date.now, (ip) => safe.failure(ip, key as BuiltModule));
         serviceAuths.set(key, auth);
       }
       return auth;

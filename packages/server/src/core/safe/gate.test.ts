@@ -9,13 +9,15 @@ function entry(value: string, expiresAt: string | null = null): SafeEntry {
   return { key: `k${n}`, value, comment: '', expiresAt, source: 'manual', addedAt: new Date(0).toISOString() };
 }
 
-function gateWith(input: Partial<SafeConfig>, start = Date.parse('2026-01-01T00:00:00Z')) {
+type ConfigInput = Partial<Omit<SafeConfig, 'autoBan'>> & { autoBan?: Partial<SafeConfig['autoBan']> };
+
+function gateWith(input: ConfigInput, start = Date.parse('2026-01-01T00:00:00Z')) {
   let cfg = safeConfigSchema.parse(input);
   let now = start;
   const gate = new CoreSafeGate({ config: () => cfg, now: () => now, log: silentLogger });
   return {
     gate,
-    set: (next: Partial<SafeConfig>) => {
+    set: (next: ConfigInput) => {
       cfg = safeConfigSchema.parse({ ...cfg, ...next });
     },
     pass: (ms: number) => {

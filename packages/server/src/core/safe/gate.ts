@@ -31,6 +31,8 @@ export interface SafeGateOptions {
   /** Epoch ms; tests pass time without sleeping. */
   now?: () => number;
   log: Logger;
+  /** Called by the minute timer too (the core drops expired entries from the saved config). */
+  tick?: () => void;
   /** The LAN rule (default: net/lan.ts, with the `cgnatIsLan` setting). */
   isLan?: (ip: string) => boolean;
 }
@@ -78,7 +80,10 @@ export class CoreSafeGate implements SafeGate {
   /** Read the saved bans and start the prune timer. */
   async start(): Promise<void> {
     await this.bans.load();
-    this.timer ??= setInterval(() => this.bans.prune(), PRUNE_MS);
+    this.timer ??= setInterval(() => {
+      this.bans.prune();
+      this.opts.tick?.();
+    }, PRUNE_MS);
     this.timer.unref();
   }
 
@@ -90,8 +95,22 @@ export class CoreSafeGate implements SafeGate {
 
   decide(ip: string, scope: SafeScope): SafeDecisionDetail {
     const cfg = this.opts.config();
+    return this.decideIn(cfg, this.lists(cfg), ip, scope);
+  }
+
+  /** The decision under a config not saved yet (the routes' lock-out check): compiled afresh. */
+  decideWith(cfg: SafeConfig, ip: string, scope: SafeScope): SafeDecisionDetail {
+    const now = this.now();
+    return this.decideIn(cfg, { allow: compileList(cfg.allow, now), block: compileList(cfg.block, now) }, ip, scope);
+  }
+
+  private decideIn(
+    cfg: SafeConfig,
+    lists: { allow: CompiledList; block: CompiledList },
+    ip: string,
+    scope: SafeScope,
+  ): SafeDecisionDetail {
     if (cfg.exempt.includes(scope)) return { allowed: true, rule: 'exempt' };
-    const lists = this.lists(cfg);
     const addr = clientAddress(ip);
     const blocked = addr ? lists.block.match(addr) : undefined;
     if (blocked) return { allowed: false, rule: 'block', entry: blocked };
@@ -125,7 +144,8 @@ export class CoreSafeGate implements SafeGate {
     this.opts.log[level](fillTemplate(SAFE_LOG[code], params));
   }
 
-  private logRefusal(ip: string, scope: SafeScope, rule: string): void {
+  /** Log a refusal decided elsewhere (the admin listener's accept), at most once per address and minute. */
+  logRefusal(ip: string, scope: SafeScope, rule: string): void {
     const now = this.now();
     const last = this.refusalLogged.get(ip);
     if (last !== undefined && now - last < REFUSAL_LOG_MS) return;
