@@ -115,8 +115,10 @@ describe('a block-list entry for the outside address', () => {
     expect(await local(davPort, '/files/hello.txt', DAV_AUTH)).toBe(200);
   });
 
-  it('share links on the console’s listener get it no answer; loopback still opens them', async () => {
+  it('the console’s listener, where share links are, resets it at accept; loopback still opens them', async () => {
     await c.mark();
+    expect(await out.agent.tcpQuery({ address: out.ns.gateway, port: c.port })).toEqual({ error: 'ECONNRESET' });
+    await c.refusalLogged(out.ns.outside, 'admin', 'block');
     expect((await share()).status).toBe(0);
     expect(await local(c.port, `/s/${openShare}`)).toBe(200);
   });

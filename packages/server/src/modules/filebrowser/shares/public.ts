@@ -108,13 +108,6 @@ export function registerPublicShareRoutes(r: Routes, api: ModuleApi<FilebrowserC
         const c: Ctx = { req, reply, lang: pageLang(req.headers['accept-language']), ip: input.clientIp };
         const rt = api.runtime() as FilebrowserRuntime | undefined;
         if (!rt?.config) return notFound(c);
-        // The security lists with the file manager's scope (the console's listener asked them with
-        // its own at accept): a refused client gets no answer at all. The lists log the refusal.
-        if (!rt.ctx.safe.admits(c.ip)) {
-          reply.hijack();
-          req.raw.socket.destroy();
-          return reply;
-        }
         try {
           return await serve(api, rt, c, method);
         } catch (err) {
