@@ -123,11 +123,19 @@ describe('a block-list entry for the outside address', () => {
     expect(await local(c.port, `/s/${openShare}`)).toBe(200);
   });
 
-  it('with the modules in `exempt` it gets in everywhere again', async () => {
-    await c.setSafe({ exempt: ['reverseproxy', 'webdav', 'filebrowser'] });
+  it('a module in `exempt` lets it in there and nowhere else', async () => {
+    await c.setSafe({ exempt: ['reverseproxy'] });
     expect((await web()).body).toBe('web ok');
+    expect((await dav()).status).toBe(0);
+    await c.setSafe({ exempt: ['webdav'] });
     expect((await dav()).body).toBe('hello from the box');
+    expect((await share()).status).toBe(0);
+    // The console's listener lets a peer in for the public pages of a module that admits it; the
+    // console itself stays closed to it (403 from the request gate).
+    await c.setSafe({ exempt: ['filebrowser'] });
     expect((await share()).status).toBe(200);
+    expect((await out.ns.curl(`http://${out.ns.gateway}:${c.port}/api/health`)).status).toBe(403);
+    expect((await web()).status).toBe(0);
     await c.setSafe({ exempt: [], block: [] });
   });
 });

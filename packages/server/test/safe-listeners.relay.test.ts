@@ -162,10 +162,11 @@ describe('a block-list entry for the outside address', () => {
   });
 });
 
-describe('the modules in `exempt`', () => {
-  it('let the blocked outside address in: TCP relayed, UDP answered through port forwarding and STUN', async () => {
+describe('a module in `exempt`', () => {
+  it('port forwarding: the blocked outside address gets in there (TCP relayed, UDP answered), not at STUN', async () => {
     await c.block(out.ns.outside);
-    await c.setSafe({ exempt: ['portforward', 'stun'] });
+    await c.setSafe({ exempt: ['portforward'] });
+    await c.mark();
     const tcp = await out.agent.tcpQuery({ address: out.ns.gateway, port: pfPort });
     expect(tcp).toMatchObject({ text: 'banner from the target' });
     const pf = await out.agent.udpProbe(
@@ -174,12 +175,25 @@ describe('the modules in `exempt`', () => {
       'x',
     );
     expect(pf).toEqual({ reply: { from: `${out.ns.gateway}:${pfPort}`, text: 'pf:x' } });
+    const stun = out.agent.udpProbe(
+      { address: out.ns.outside, port: 0 },
+      { address: out.ns.gateway, port: stunPort },
+      'y',
+      1500,
+    );
+    await c.refusalLogged(out.ns.outside, 'stun', 'block');
+    expect(await stun).toEqual({ timedOut: true });
+  });
+
+  it('STUN: the blocked outside address is forwarded there, and reset again at port forwarding', async () => {
+    await c.setSafe({ exempt: ['stun'] });
     const st = await out.agent.udpProbe(
       { address: out.ns.outside, port: 0 },
       { address: out.ns.gateway, port: stunPort },
       'y',
     );
     expect(st).toEqual({ reply: { from: `${out.ns.gateway}:${stunPort}`, text: 'stun:y' } });
+    expect(await out.agent.tcpQuery({ address: out.ns.gateway, port: pfPort })).toEqual({ error: 'ECONNRESET' });
     await c.setSafe({ exempt: [] });
   });
 });
