@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FtpTestClient } from './ftp-client.js';
 import { runTool } from './ftp-tools.js';
 import { passiveRange } from './ftpserver-helpers.js';
 import { freePort } from './portforward-helpers.js';
@@ -133,5 +134,27 @@ describe('auto-ban', () => {
     expect(await localGreeting()).toMatch(/^220 /);
     c.advance(BAN_MINUTES * 60_000 + 1000);
     expect(await outsideList()).toMatchObject({ exit: 0, reply: '226' });
+  });
+
+  it('the session whose wrong password got its address banned is closed at once', async () => {
+    // Loopback is LAN: banned only with banLan. Two failures ban, below the server's own
+    // per-connection limit of three, so the close is the ban's.
+    await c.setSafe({
+      autoBan: { enabled: true, failures: 2, windowMinutes: 10, banMinutes: BAN_MINUTES, banLan: true },
+    });
+    const ftp = await FtpTestClient.connect(ftpPort, '127.0.0.1', '127.0.0.7');
+    try {
+      expect((await ftp.read()).code).toBe(220);
+      expect((await ftp.login('alice', 'wrong-a')).code).toBe(530);
+      expect((await ftp.login('alice', 'wrong-b')).code).toBe(530);
+      const closing = await ftp.read();
+      expect(closing.code).toBe(421);
+      expect(closing.text).toContain('refused');
+      await waitFor(() => ftp.closed, { what: 'the session closed' });
+    } finally {
+      ftp.close();
+    }
+    expect(c.s.server.core.safe.decide('127.0.0.7', 'ftpserver').rule).toBe('ban');
+    c.advance(BAN_MINUTES * 60_000 + 1000);
   });
 });
