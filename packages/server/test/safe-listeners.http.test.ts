@@ -187,3 +187,70 @@ describe('auto-ban from failed sign-ins on each service', () => {
     await liftedAfterItsTime();
   });
 });
+
+describe('a kept-alive connection that bans its own address', () => {
+  // From loopback (LAN: banned only with banLan): one connection carries every request.
+  const FROM = '127.0.0.8';
+  let agent: http.Agent;
+  beforeAll(async () => {
+    c.advance(20 * 60_000);
+    await c.setSafe({
+      autoBan: { enabled: true, failures: 3, windowMinutes: 10, banMinutes: BAN_MINUTES, banLan: true },
+    });
+  });
+  afterAll(() => {
+    c.advance(BAN_MINUTES * 60_000 + 1000);
+  });
+
+  /** A request on the agent's one kept-alive connection: the status and that connection's local port. */
+  function keptAlive(port: number, p: string, auth: string): Promise<{ status: number; via: number }> {
+    return new Promise((resolve) => {
+      const req = http.get(
+        {
+          host: '127.0.0.1',
+          port,
+          path: p,
+          agent,
+          localAddress: FROM,
+          headers: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` },
+        },
+        (res) => {
+          // Read now: the socket goes back to the agent's pool once the answer has ended.
+          const via = res.socket.localPort ?? 0;
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, via }));
+        },
+      );
+      req.on('error', () => resolve({ status: 0, via: 0 }));
+    });
+  }
+
+  it('web service: the banning guess ends the connection, so no further guess gets an answer', async () => {
+    agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await keptAlive(webPort, '/', 'u:wrong-1');
+      expect(first.status).toBe(401);
+      expect((await keptAlive(webPort, '/', 'u:wrong-2')).via).toBe(first.via);
+      expect((await keptAlive(webPort, '/', 'u:wrong-3')).status).toBe(401);
+      // A new connection is needed now, and it is reset at accept.
+      expect((await keptAlive(webPort, '/', 'u:web-secret')).status).toBe(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('WebDAV: a peer banned on its kept-alive connection is refused there per request', async () => {
+    c.advance(BAN_MINUTES * 60_000 + 10 * 60_000);
+    agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await keptAlive(davPort, '/files/hello.txt', 'alice:wrong-1');
+      expect(first.status).toBe(401);
+      expect((await keptAlive(davPort, '/files/hello.txt', 'alice:wrong-2')).status).toBe(401);
+      expect((await keptAlive(davPort, '/files/hello.txt', 'alice:wrong-3')).status).toBe(401);
+      const after = await keptAlive(davPort, '/files/hello.txt', DAV_AUTH);
+      expect(after).toEqual({ status: 403, via: first.via });
+    } finally {
+      agent.destroy();
+    }
+  });
+});
