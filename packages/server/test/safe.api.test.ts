@@ -162,6 +162,17 @@ describe('settings', () => {
     expect(got.body.you).toBe('127.0.0.1');
     const file = JSON.parse(await fs.readFile(path.join(s.configDir, 'lucky.json'), 'utf8')).safe;
     expect(file.knock.passwordHash).toMatch(/^scrypt\$/);
+    // A patch keeps what it does not name.
+    await call('PUT', '/api/safe/settings', { autoBan: { windowMinutes: 20 } });
+    const patched = await call('PUT', '/api/safe/settings', { autoBan: { failures: 4 } });
+    expect(patched.body.settings.autoBan).toEqual({
+      enabled: true,
+      failures: 4,
+      windowMinutes: 20,
+      banMinutes: 60,
+      banLan: false,
+    });
+    expect(patched.body.settings.knock).toMatchObject({ enabled: true, hours: 2, hasPassword: true });
     const custom = await call('PUT', '/api/safe/settings', { knock: { path: 'my-own_knock-path-0123', password: '' } });
     expect(custom.body.settings.knock).toMatchObject({ path: 'my-own_knock-path-0123', hasPassword: false });
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../filebrowser-shares-helpers.js';
 import { startTestServer, type TestServer, tempDir } from '../harness.js';
 import { type OutsideNamespace, outsideNamespace } from '../outsideNamespace.js';
+import { freePort } from '../reverseproxy-helpers.js';
 
 let ns: OutsideNamespace;
 let s: TestServer;
@@ -167,6 +168,34 @@ describe('auto-ban', () => {
     }
     expect((await ok('GET', '/api/safe/bans')).bans).toEqual([]);
     expect((await raw(s.server.port, '/version', { from: '127.0.0.3' })).status).toBe(200);
+  });
+});
+
+describe('behind the console’s own web service', () => {
+  it('decides per request for the real client the relay names, not for loopback', async () => {
+    // The web service's own listener exempt: the admin console's check alone is under test.
+    await ok('PUT', '/api/safe/settings', { exempt: ['reverseproxy'] });
+    const webPort = await freePort();
+    const rule = await call('POST', '/api/reverseproxy/rules', {
+      address: ns.gateway,
+      port: webPort,
+      defaultRule: { targets: [`http://127.0.0.1:${s.server.port}`] },
+    });
+    expect(rule.body.ret, JSON.stringify(rule.body)).toBe(0);
+    const published = `http://${ns.gateway}:${webPort}/api/health`;
+    expect((await ns.curl(published)).status).toBe(200);
+    const entry = (await ok('POST', '/api/safe/lists/block', { value: '203.0.113.2' })).entry;
+    // Forged client headers gain nothing: the relay names the real one.
+    for (const extra of [[], ['-H', 'X-Forwarded-For: 192.168.1.5']]) {
+      const r = await ns.curl(published, extra);
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.body)).toMatchObject({ ret: 1, code: 'forbidden' });
+    }
+    expect((await s.call('GET', '/api/health')).status).toBe(200);
+    await ok('DELETE', `/api/safe/lists/block/${entry.key}`);
+    expect((await ns.curl(published)).status).toBe(200);
+    await ok('DELETE', `/api/reverseproxy/rules/${rule.body.key}`);
+    await ok('PUT', '/api/safe/settings', { exempt: [] });
   });
 });
 
