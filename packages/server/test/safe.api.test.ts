@@ -1,9 +1,11 @@
 // The /safe routes from loopback: every refusal names its field and its code and changes nothing
 // (the answer of GET /api/safe and the config file stay as they were), the lock-out guard, knock
 // settings, expiry pruning driven by the server's clock.
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raw } from './filebrowser-shares-helpers.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -201,5 +203,32 @@ describe('bans and the test button', () => {
       const r = await s.call(m, p, { body: m === 'GET' || m === 'DELETE' ? undefined : {} });
       expect([p, r.body.ret]).toEqual([p, -1]);
     }
+  });
+});
+
+describe('auto-ban from the admin login', () => {
+  it('a wrong 2FA code after the right password counts (banLan on, so loopback can be banned)', async () => {
+    await call('PUT', '/api/safe/settings', { autoBan: { failures: 2, banLan: true } });
+    const secret = (await call('GET', '/api/twofapassword')).body.secret as string;
+    const code = execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
+    expect((await call('POST', '/api/twofa/enable', { code })).body.ret).toBe(0);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 0; i < 2; i++) {
+      const r = await raw(s.server.port, '/api/login', {
+        method: 'POST',
+        from: '127.0.0.7',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ Account: '666', Password: '666', TwoFACode: wrong }),
+      });
+      expect(JSON.parse(r.text)).toMatchObject({ ret: 2, field: 'TwoFACode' });
+    }
+    const bans = (await call('GET', '/api/safe/bans')).body.bans;
+    expect(bans).toEqual([expect.objectContaining({ ip: '127.0.0.7', failures: 2, sources: ['admin'] })]);
+    // Loopback passes at accept (it may be our own web service relaying another client) and is
+    // refused per request.
+    const refused = await raw(s.server.port, '/api/health', { from: '127.0.0.7' });
+    expect([refused.status, JSON.parse(refused.text).code]).toEqual([403, 'forbidden']);
+    expect((await call('DELETE', '/api/safe/bans/127.0.0.7')).body.ret).toBe(0);
+    expect((await raw(s.server.port, '/version', { from: '127.0.0.7' })).status).toBe(200);
   });
 });
