@@ -1,10 +1,13 @@
 // ACME HTTP-01 against pebble: answered by a web-service rule that listens on pebble's HTTP-01
 // port (the issued certificate then served by that rule over TLS, checked with curl against
 // pebble's root), then by the stand-alone responder once no rule listens there; revocation.
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moduleActions } from '../src/core/modules/actions.js';
 import { type AcmeServer, curlWithRoot, freeTcpPortIs, servedLeaf, startAcmeServer } from './acme-helpers.js';
 import { type PebblePeer, startPebble } from './pebble.js';
 import { curl, freePort } from './reverseproxy-helpers.js';
+import { waitFor } from './wait.js';
 
 const curlInsecure = async (url: string) => (await curl(['-k', url])).body;
 
@@ -70,14 +73,41 @@ describe('ACME HTTP-01 with pebble', () => {
     const key = await s.addCertificate({
       name: 'solo',
       account,
-      names: ['solo.test'],
+      // An IP address too: HTTP-01 only (pebble connects to it).
+      names: ['solo.test', '127.0.0.1'],
       challenge: 'http-01',
       http: { port: pebble.httpPort },
     });
     const c = await s.until(key, 'valid');
     expect(c.status.storeKey).toBeTruthy();
+    const pem = s.s.server.core.store.get().certs?.find((r) => r.key === c.status.storeKey)?.certPem ?? '';
+    expect(new X509Certificate(pem).subjectAltName).toMatch(/IP Address:127\.0\.0\.1/);
     // The responder let the port go after the order.
     expect(await freeTcpPortIs(pebble.httpPort)).toBe(true);
+  });
+
+  it('a port another module holds fails with httpPortBusy, naming the owner', async () => {
+    expect((await s.call('PUT', '/api/portforward/settings', { enabled: true })).body.ret).toBe(0);
+    const port = await freePort();
+    const rule = await s.call('POST', '/api/portforward/rules', {
+      name: 'busy',
+      forwardTypes: ['tcp4'],
+      listenAddress: '127.0.0.1',
+      listenPorts: String(port),
+      targetAddresses: ['127.0.0.1'],
+      targetPorts: String(pebble.httpPort),
+    });
+    expect(rule.body.ret, JSON.stringify(rule.body)).toBe(0);
+    const key = await s.addCertificate({
+      name: 'busy',
+      account,
+      names: ['busy.test'],
+      challenge: 'http-01',
+      http: { port },
+    });
+    const c = await s.until(key, 'failing');
+    expect(c.status.lastError).toMatchObject({ code: 'httpPortBusy', params: { port, owner: 'portforward "busy"' } });
+    expect((await s.call('DELETE', `/api/acme/certificates/${key}`)).body.ret).toBe(0);
   });
 
   it('renew now replaces the store entry in place; busy while the order runs', async () => {
@@ -90,6 +120,15 @@ describe('ACME HTTP-01 with pebble', () => {
     const after = await s.until(certKey, 'valid');
     expect(after.status.serial).not.toBe(before.status.serial);
     expect(after.status.storeKey).toBe(before.status.storeKey);
+    // The same through the action a scheduled task would call.
+    const r = await moduleActions(s.s.server.core.modules, 'cron').invoke('acme', 'renewNow', { certificate: certKey });
+    expect(r).toMatchObject({ ok: true });
+    const again = await waitFor(
+      () => s.cert(certKey),
+      (c) => c.status.serial !== after.status.serial && c.status.state === 'valid' && !c.status.step,
+      { timeout: 20_000, interval: 100, what: 'renewal by the action' },
+    );
+    expect(again.status.storeKey).toBe(before.status.storeKey);
   });
 
   it('the board answers on plain HTTP only, at every rule and the admin console; other tokens fall through', async () => {
@@ -98,7 +137,8 @@ describe('ACME HTTP-01 with pebble', () => {
     try {
       const port = await freePort();
       await s.addRule({ port, listenTypes: 'both', defaultRule: { serviceType: 'text', text: 'own answer' } });
-      const at = (base: string, token: string) => fetch(`${base}/.well-known/acme-challenge/${token}`, { headers: { host: 'any.example' } });
+      const at = (base: string, token: string) =>
+        fetch(`${base}/.well-known/acme-challenge/${token}`, { headers: { host: 'any.example' } });
       const viaRule = await at(`http://127.0.0.1:${port}`, 'tok_A-1');
       expect([viaRule.status, await viaRule.text()]).toEqual([200, 'tok_A-1.thumbprint']);
       const other = await at(`http://127.0.0.1:${port}`, 'not-on-board');

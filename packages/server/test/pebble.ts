@@ -25,6 +25,8 @@ export interface PebbleOptions {
   dnsServer?: string;
   /** Where pebble validates HTTP-01 (default: a free port). */
   httpPort?: number;
+  /** Extra roots pebble offers chains to (Link rel="alternate" on the certificate). */
+  alternateRoots?: number;
 }
 
 export interface ChallTestSrv {
@@ -251,6 +253,7 @@ export async function startPebble(o: PebbleOptions = {}): Promise<PebblePeer> {
       PEBBLE_VA_NOSLEEP: '1',
       PEBBLE_WFE_NONCEREJECT: String(o.nonceReject ?? 0),
       PEBBLE_AUTHZREUSE: '0',
+      ...(o.alternateRoots ? { PEBBLE_ALTERNATE_ROOTS: String(o.alternateRoots) } : {}),
     });
     children.push(p.child);
     const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;

@@ -9,7 +9,7 @@ import { type CodedText, fillTemplate } from '../contract/coded.js';
 import { type LogPageResponse, logPageQuerySchema } from '../contract/logPage.js';
 import { moduleSwitchShape } from '../contract/switch.js';
 import { WEBHOOK_MESSAGES, webhookSchemas } from '../contract/webhook.js';
-import { isHostName, isIp } from '../net.js';
+import { isHostName, isHttpUrl, isIp } from '../net.js';
 import { DDNS_PROVIDERS, TSIG_ALGORITHMS } from './ddnsConstants.js';
 import { issueKit } from './fieldIssue.js';
 
@@ -215,19 +215,40 @@ const accountShape = {
     .default(''),
 };
 
+/** A directory URL: https, or http to this machine only (a test CA). */
+export function isDirectoryUrl(u: string): boolean {
+  if (!isHttpUrl(u)) return false;
+  return /^https:/i.test(u) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(u);
+}
+
+/** Checks between an account's fields (the dialog runs them too). */
+function checkAccountFields(
+  a: { ca: AcmeCa; directoryUrl: string; eab: { kid: string; hmacKey: string } },
+  ctx: z.RefinementCtx,
+): void {
+  if (a.ca === 'custom') {
+    if (!isDirectoryUrl(a.directoryUrl))
+      ctx.addIssue({ code: 'custom', path: ['directoryUrl'], message: 'directoryUrlInvalid' });
+  } else if (ACME_CA_INFO[a.ca].eab && (!a.eab.kid || !a.eab.hmacKey)) {
+    ctx.addIssue({ code: 'custom', path: ['eab', a.eab.kid ? 'hmacKey' : 'kid'], message: 'eabRequired' });
+  }
+}
+
 /** An account as the browser sends it (the server assigns the key and makes the key pair). */
-export const acmeAccountInputSchema = z.object(accountShape);
-export const acmeAccountSchema = z.object({
-  key: z.string().regex(KEY),
-  ...accountShape,
-  /** PKCS#8 PEM of the account key, made on first save. A secret; never read back. */
-  accountKeyPem: z
-    .string()
-    .max(16 * 1024)
-    .default(''),
-  /** The account's URL at the CA once registered ('' = not yet). */
-  accountUrl: str(2048),
-});
+export const acmeAccountInputSchema = z.object(accountShape).superRefine(checkAccountFields);
+export const acmeAccountSchema = z
+  .object({
+    key: z.string().regex(KEY),
+    ...accountShape,
+    /** PKCS#8 PEM of the account key, made on first save. A secret; never read back. */
+    accountKeyPem: z
+      .string()
+      .max(16 * 1024)
+      .default(''),
+    /** The account's URL at the CA once registered ('' = not yet). */
+    accountUrl: str(2048),
+  })
+  .superRefine(checkAccountFields);
 
 // ---- certificates -----------------------------------------------------------------------------
 
@@ -295,8 +316,32 @@ const certificateShape = {
 };
 
 /** A certificate as the browser sends it (the server assigns the key). */
-export const acmeCertificateInputSchema = z.object(certificateShape);
-export const acmeCertificateSchema = z.object({ key: z.string().regex(KEY), ...certificateShape });
+/**
+ * Checks between a certificate's fields (the dialog runs them too): names valid and not twice,
+ * wildcards only by DNS-01, IP addresses only by HTTP-01, an absolute export folder.
+ */
+function checkCertificateFields(
+  c: { names: string[]; challenge: AcmeChallengeType; export: { enabled: boolean; dir: string } },
+  ctx: z.RefinementCtx,
+): void {
+  const add = (path: (string | number)[], message: AcmeIssueCode, params?: Record<string, unknown>) =>
+    ctx.addIssue({ code: 'custom', path, message, ...(params ? { params } : {}) });
+  if (c.names.length === 0) add(['names'], 'namesRequired');
+  const seen = new Set<string>();
+  c.names.forEach((name, i) => {
+    if (!isAcmeName(name)) add(['names', i], 'domainInvalid', { name });
+    else if (seen.has(name)) add(['names', i], 'domainDuplicate', { name });
+    else if (name.startsWith('*.') && c.challenge !== 'dns-01') add(['names', i], 'wildcardNeedsDns', { name });
+    else if (isIp(name) && c.challenge !== 'http-01') add(['names', i], 'ipNeedsHttp', { name });
+    seen.add(name);
+  });
+  if (c.export.enabled && !c.export.dir.startsWith('/')) add(['export', 'dir'], 'exportDirInvalid');
+}
+
+export const acmeCertificateInputSchema = z.object(certificateShape).superRefine(checkCertificateFields);
+export const acmeCertificateSchema = z
+  .object({ key: z.string().regex(KEY), ...certificateShape })
+  .superRefine(checkCertificateFields);
 
 const settingsShape = {
   expiryWarnDays: int(L.expiryWarnDays),
@@ -346,6 +391,11 @@ export const acmeRevokeBodySchema = z.object({
 /** POST /api/acme/certificates/:key/issue — issue now (or renew now), `force` even when not due. */
 export const acmeIssueBodySchema = z.object({ force: z.boolean().default(true) });
 export const acmeLogsQuerySchema = logPageQuerySchema;
+/** Action `renewNow` (scheduled tasks, other modules): start an order for the certificate now. */
+export const acmeRenewNowInputSchema = z.object({
+  certificate: z.string().trim().min(1, 'certificateNotFound').max(32),
+});
+export type AcmeRenewNowInput = z.infer<typeof acmeRenewNowInputSchema>;
 
 // ---- views: what the GET routes answer --------------------------------------------------------
 

@@ -11,6 +11,7 @@ import {
   acmeIssues,
   type FieldIssue,
   isAcmeName,
+  isDirectoryUrl,
   isIp,
 } from '@lucky/shared';
 import { createDnsService } from '../../core/dns/index.js';
@@ -24,16 +25,6 @@ function issue(field: string, code: AcmeIssueCode, params: Record<string, unknow
   return { field, code, params, msg: acmeIssues.describe(code, params) };
 }
 
-const isHttpsUrl = (u: string) => {
-  try {
-    const url = new URL(u);
-    if (url.protocol === 'https:') return true;
-    return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  } catch {
-    return false;
-  }
-};
-
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export function checkAccount(
@@ -42,7 +33,7 @@ export function checkAccount(
 ): Issue | undefined {
   if (config.accounts.some((x) => x.key !== a.key && sameName(x.name, a.name)))
     return issue('name', 'nameTaken', { name: a.name });
-  if (a.ca === 'custom' && !isHttpsUrl(a.directoryUrl)) return issue('directoryUrl', 'directoryUrlInvalid');
+  if (a.ca === 'custom' && !isDirectoryUrl(a.directoryUrl)) return issue('directoryUrl', 'directoryUrlInvalid');
   if (a.ca !== 'custom' && ACME_CA_INFO[a.ca].eab && (!a.eab.kid || !a.eab.hmacKey))
     return issue(a.eab.kid ? 'eab.hmacKey' : 'eab.kid', 'eabRequired');
   if (a.eab.hmacKey && a.eab.hmacKey !== '******' && !/^[A-Za-z0-9_-]+=*$/.test(a.eab.hmacKey))

@@ -4,17 +4,21 @@
 // other owner holds is refused up front (`httpPortBusy`) rather than fought over.
 import http from 'node:http';
 import { challengeAnswer } from '../../core/certs/challenges.js';
+import { normalizeIp } from '../../core/http/clientIp.js';
 import type { ModuleContext } from '../../core/modules/types.js';
 import { bindWithFallback } from '../../core/net/bindPort.js';
 import { detailOf, OrderFailure, reason } from './reasons.js';
 
-/** Who answers HTTP-01 on `port`: the web service, a stand-alone responder, or (refused) someone else. */
+const ANSWER_THE_BOARD = new Set(['reverseproxy', 'admin']);
+
+/** Who answers HTTP-01 on `port`: the web service or the console, a stand-alone responder, or (refused) someone else. */
 export function http01Answerer(
   ctx: Pick<ModuleContext, 'ports'>,
   port: number,
-): { by: 'webService' } | { by: 'responder' } | { by: 'other'; owner: string } {
+): { by: 'board' } | { by: 'responder' } | { by: 'other'; owner: string } {
   const held = ctx.ports.list().filter((c) => c.proto === 'tcp' && c.port === port);
-  if (held.some((c) => c.owner.module === 'reverseproxy')) return { by: 'webService' };
+  // The web service's rules and the admin console answer the board themselves.
+  if (held.some((c) => ANSWER_THE_BOARD.has(c.owner.module))) return { by: 'board' };
   const other = held.find((c) => c.owner.module !== 'acme');
   if (other)
     return {
@@ -29,7 +33,7 @@ export function http01Answerer(
  * anything else. Answers the close function.
  */
 export async function startResponder(
-  ctx: Pick<ModuleContext, 'challenges'>,
+  ctx: Pick<ModuleContext, 'challenges' | 'safe'>,
   port: number,
 ): Promise<() => Promise<void>> {
   const server = http.createServer((req, res) => {
@@ -41,6 +45,10 @@ export async function startResponder(
     }
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(keyAuth)) });
     res.end(req.method === 'HEAD' ? undefined : keyAuth);
+  });
+  // The global lists hold here as at every listener (core/safe): decided at accept.
+  server.on('connection', (socket) => {
+    if (!ctx.safe.admits(normalizeIp(socket.remoteAddress ?? ''))) socket.destroy();
   });
   // Only the CA's few fetches: short time-outs, no keep-alive to hold the port open.
   server.headersTimeout = 10_000;

@@ -1,5 +1,6 @@
 import { ACME_FREE_TEXT_SECRETS, ACME_SECRETS, type AcmeConfig, acmeConfigSchema, acmeIssues } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
+import { acmeActions } from './actions.js';
 import { checkConfig } from './checks.js';
 import { clientKit } from './kit.js';
 import { registerAcmeRoutes } from './routes.js';
@@ -36,4 +37,5 @@ export const acmeModule: ModuleDefinition<AcmeConfig> = {
   validate: (config) => checkConfig(config),
   createRuntime: (ctx) => new AcmeRuntime(ctx, { kit: clientKit }),
   routes: (r, api) => registerAcmeRoutes(r, api, clientKit),
+  actions: acmeActions,
 };

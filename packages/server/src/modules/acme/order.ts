@@ -15,7 +15,7 @@ import { detailOf, OrderFailure, reason } from './reasons.js';
 export type Step = NonNullable<AcmeCertificateStatus['step']>;
 
 export interface OrderEnv {
-  ctx: Pick<ModuleContext, 'ports' | 'challenges' | 'dns'>;
+  ctx: Pick<ModuleContext, 'ports' | 'challenges' | 'dns' | 'safe'>;
   kit: CaKit;
   session: CaSession;
   http: HttpClients;

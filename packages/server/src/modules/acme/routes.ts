@@ -33,6 +33,7 @@ import type { CaKit } from './ca.js';
 import { checkAccount, checkCertificate } from './checks.js';
 import { acmeWebhookVars } from './deliver.js';
 import { AcmeRuntime } from './runtime.js';
+import { type CertState, readStates, statusFields } from './state.js';
 
 const STATUS: Partial<Record<AcmeIssueCode, number>> = {
   itemNotFound: 404,
@@ -80,14 +81,21 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
     const { accountKeyPem: _key, ...rest } = maskSecrets(a, ['eab.hmacKey']);
     return { ...rest, registered: a.accountUrl !== '' };
   };
-  const certView = (c: AcmeCertificate): AcmeCertificateView => {
+  const certView = (c: AcmeCertificate, states?: Record<string, CertState>): AcmeCertificateView => {
     const m = maskSecrets(c, ['dns.secret', 'webhook.proxy.password']);
     const rt = live();
-    return {
-      ...m,
-      webhook: maskTemplate(m.webhook),
-      status: rt ? rt.view(c) : { state: 'disabled', failures: 0 },
+    // Off: what the state file last said, under the state `disabled` (nothing is renewed).
+    const offline = (): AcmeCertificateView['status'] => {
+      const { nextRenewalAt: _none, ...last } = statusFields(
+        (states ?? readStates(api.configDir))[c.key] ?? { failures: 0 },
+      );
+      return { ...last, state: 'disabled' };
     };
+    return { ...m, webhook: maskTemplate(m.webhook), status: rt ? rt.view(c) : offline() };
+  };
+  const certViews = (list: AcmeCertificate[]) => {
+    const states = live() ? undefined : readStates(api.configDir);
+    return list.map((c) => certView(c, states));
   };
   const check = (p: ReturnType<typeof checkAccount>) => {
     if (p) throw fieldFailure(p);
@@ -105,7 +113,7 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
         enabled: config.enabled,
         settings: { expiryWarnDays: config.expiryWarnDays, httpTimeout: config.httpTimeout },
         accounts: config.accounts.map(accountView),
-        certificates: config.certificates.map(certView),
+        certificates: certViews(config.certificates),
         dnsProviders: DNS_TXT_PROVIDERS,
       };
     },
@@ -190,7 +198,7 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
     path: '/api/acme/certificates',
     access: 'token',
     summary: 'ACME: the certificates with their state (secrets masked)',
-    handler: (): AcmeCertificatesResponse => ({ ret: 0, list: api.config().certificates.map(certView) }),
+    handler: (): AcmeCertificatesResponse => ({ ret: 0, list: certViews(api.config().certificates) }),
   });
 
   r.add({

@@ -97,6 +97,7 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     for (const r of this.running.values()) r.abort.abort();
     await Promise.all([...this.running.values()].map((r) => r.done));
     await this.http.close();
@@ -193,9 +194,11 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
         if (this.running.size < MAX_PARALLEL_ORDERS) this.begin(cert);
       } else soonest = Math.min(soonest, at);
     }
+    // One timer of our own, re-armed at each look (cleared in stop()): the supervisor's timers are
+    // kept until they fire, which a re-armed one never does. A test's moved clock calls tick() itself.
     if (this.timer) clearTimeout(this.timer);
-    // The real clock arms the timer; a test's moved clock calls tick() itself.
-    this.timer = this.ctx.setTimeout(() => this.tick(), Math.max(soonest - now, 1000));
+    this.timer = setTimeout(() => this.tick(), Math.max(soonest - now, 1000));
+    this.timer.unref();
   }
 
   private begin(cert: AcmeCertificate): void {
@@ -252,6 +255,13 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     } finally {
       this.registering.delete(account.key);
     }
+  }
+
+  private async forgetAccountUrl(key: string): Promise<void> {
+    const account = this.config.accounts.find((a) => a.key === key);
+    if (!account?.accountUrl) return;
+    const accounts = this.config.accounts.map((a) => (a.key === key ? { ...a, accountUrl: '' } : a));
+    await this.ctx.saveConfig({ ...this.config, accounts }).catch(() => undefined);
   }
 
   private async order(cert: AcmeCertificate, run: Running): Promise<void> {
@@ -338,6 +348,8 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
         await this.state.update(cert.key, (s) => ({ ...s, lastError: r }));
         return;
       }
+      // The CA no longer knows the account (deactivated, a reset test CA): register anew next time.
+      if (r.code === 'accountMissing') await this.forgetAccountUrl(cert.account);
       const failures = before.failures + 1;
       const at = new Date(this.now() + backoffMs(failures, retryAfter)).toISOString();
       await this.state.update(cert.key, (s) => ({ ...s, failures, lastError: r, nextRenewalAt: at }));

@@ -1,7 +1,7 @@
 // Where each certificate stands between orders, in `<configDir>/acme/state.json` (written
 // atomically, 0600): the issued leaf's facts, the next renewal, ARI's window, the failures in a
 // row and the last one's coded reason. Certificate PEMs live in the certificate store, not here.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AcmeCertificateStatus, AcmeReasonCode, CodedText } from '@lucky/shared';
 import { writeFileAtomic } from '../../core/config/atomicWrite.js';
@@ -77,6 +77,16 @@ export class AcmeStateFile {
         await writeFileAtomic(path.join(this.dir, FILE), text);
       });
     return this.writing;
+  }
+}
+
+/** The states as last written, read at once (the routes' view while the module is off). */
+export function readStates(configDir: string): Record<string, CertState> {
+  try {
+    const raw = JSON.parse(readFileSync(path.join(configDir, 'acme', FILE), 'utf8')) as unknown;
+    return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, CertState>) : {};
+  } catch {
+    return {};
   }
 }
 

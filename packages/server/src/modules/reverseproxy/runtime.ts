@@ -115,6 +115,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
           challenges: this.ctx.challenges,
           onLine: ([ruleKey, siteKey, level, text, at, code, params]) =>
             this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at, code, params),
+          onAuthFailure: (ip) => this.ctx.safe.failure(ip),
           connectionsHere: () => {
             let n = 0;
             for (const s of this.slots.values()) n += s.listener?.connectionCount ?? 0;
@@ -220,6 +221,10 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
       const current = slot;
       slot.handlers = plane.code.createHandlers(
         () => current.state as RuleState,
+        {
+          admits: (ip) => this.ctx.safe.admits(ip),
+          authFailed: (ip) => this.ctx.safe.failure(ip),
+        },
         (token) => this.ctx.challenges?.get(token),
       );
     }

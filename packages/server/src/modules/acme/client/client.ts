@@ -195,11 +195,19 @@ export class AcmeClient implements AcmeClientApi {
 
   directory(): Promise<AcmeDirectory> {
     this.directoryPromise ??= (async () => {
-      const res = await this.send('directory', 'GET', this.options.directoryUrl);
-      if (res.status >= 400) throw this.problem(res, 'directory');
-      const dir = this.json<AcmeDirectory>(res, 'directory');
+      const url = this.options.directoryUrl;
+      const res = await this.send('directory', 'GET', url);
+      // A wrong URL (a web page, a 404) is "cannot be reached" for the user, not a CA's refusal.
+      const notDirectory = (why: string) => new AcmeNetworkError('unreachable', 'directory', url, why);
+      if (res.status >= 400) throw notDirectory(`HTTP ${res.status}`);
+      let dir: AcmeDirectory;
+      try {
+        dir = JSON.parse(res.text) as AcmeDirectory;
+      } catch {
+        throw notDirectory(`HTTP ${res.status}: not an ACME directory (no JSON)`);
+      }
       for (const field of ['newNonce', 'newAccount', 'newOrder', 'revokeCert'] as const) {
-        if (typeof dir[field] !== 'string') throw new AcmeProtocolError('directory', `the directory has no ${field}`);
+        if (typeof dir?.[field] !== 'string') throw notDirectory(`not an ACME directory (no ${field})`);
       }
       return dir;
     })().catch((err: unknown) => {

@@ -91,7 +91,7 @@ export function reasonOf(err: unknown, now = Date.now()): AcmeReason {
   }
   if (err instanceof AcmeNetworkError) {
     if (err.kind === 'timeout')
-      return { code: 'timeout', params: { seconds: Math.round(err.timeoutMs / 1000), step: err.step } };
+      return { code: 'timeout', params: { seconds: Math.ceil(err.timeoutMs / 1000), step: err.step } };
     if (err.kind === 'stopped') return { code: 'cancelled', params: {} };
     return { code: 'directoryUnreachable', params: { url: err.url, detail: err.message } };
   }
