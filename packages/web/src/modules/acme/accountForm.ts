@@ -10,7 +10,7 @@ import {
   type AcmeKeyType,
   acmeAccountInputSchema,
   acmeIssues,
-  isHttpUrl,
+  isDirectoryUrl,
   SECRET_MASK,
 } from '@lucky/shared';
 import type { Failure } from '../../api/callErrors';
@@ -72,7 +72,6 @@ export function eabNeed(ca: AcmeCa): 'required' | 'optional' | 'none' {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-const LOCAL_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i;
 
 /** Every problem the server would name, with the same fields and codes; none = sendable. */
 export function checkAccount(input: AcmeAccountInput): Failure[] {
@@ -85,7 +84,7 @@ export function checkAccount(input: AcmeAccountInput): Failure[] {
     }
   const ca = input.ca ?? 'letsencrypt';
   const url = (input.directoryUrl ?? '').trim();
-  if (ca === 'custom' && !(isHttpUrl(url) && (url.startsWith('https://') || LOCAL_HTTP.test(url))))
+  if (ca === 'custom' && !isDirectoryUrl(url))
     out.push({ field: 'directoryUrl', code: 'directoryUrlInvalid', params: {} });
   const kid = (input.eab?.kid ?? '').trim();
   const hmac = (input.eab?.hmacKey ?? '').trim();
@@ -98,5 +97,6 @@ export function checkAccount(input: AcmeAccountInput): Failure[] {
     out.push({ field: 'eab.hmacKey', code: 'eabKeyInvalid', params: {} });
   if (input.caCertPem && !/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(input.caCertPem))
     out.push({ field: 'caCertPem', code: 'caCertInvalid', params: {} });
-  return out;
+  // The schema checks some of these too: each problem once.
+  return out.filter((p, i) => out.findIndex((o) => o.field === p.field && o.code === p.code) === i);
 }
