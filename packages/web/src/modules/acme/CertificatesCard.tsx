@@ -96,7 +96,7 @@ export function CertificatesCard(props: CertificatesCardProps) {
               render: (_v, c) => <Expiry c={c} warnDays={expiryWarnDays} />,
             },
             { title: t('acme.cert_renewal'), width: '14%', render: (_v, c) => <Renewal c={c} /> },
-            { title: t('common.enabled'), width: 64, render: (_v, c) => toggle(c) },
+            { title: t('common.enabled'), width: 84, render: (_v, c) => toggle(c) },
             { title: t('common.actions'), width: 190, render: (_v, c) => <CertActions {...props} c={c} /> },
           ]}
         />
