@@ -12,6 +12,7 @@ import {
   callApi,
   chooseOption,
   en,
+  freePort,
   launchBrowser,
   newPage,
   type Program,
@@ -137,8 +138,27 @@ describe('ACME screen', () => {
     await shot(page, 'acme-cert-dialog-390-en', { fullPage: false });
   });
 
-  it('looks right in Chinese and dark, at 1300 px and phone width', async () => {
+  it('a failed order shows its reason in Chinese; looks right dark, at 1300 px and phone width', async () => {
+    // The responder listens on another port than the one pebble connects to: validation fails.
+    const account = (await api('GET', '/api/acme')).accounts[0].key;
+    const added = await api('POST', '/api/acme/certificates', {
+      name: 'broken',
+      account,
+      names: ['broken.test'],
+      http: { port: await freePort() },
+    });
+    expect(added.ret).toBe(0);
+    const key = added.certificate.key as string;
+    await waitFor(async () => (await certOf('broken'))?.status.state === 'failing', {
+      timeout: 20_000,
+      interval: 200,
+      what: 'the order failing',
+    });
     const page = await open('zh_CN', 1300, 900, 'dark');
+    const reason = page.getByTestId(`acme-cert-reason-${key}`);
+    await reason.waitFor();
+    // The reason in Chinese with the CA's own words after it; no key, no English sentence.
+    expect(await reason.innerText()).toMatch(/^CA 无法通过 http-01 验证 broken\.test:/);
     await page.getByTestId('acme-certificates').getByText('home', { exact: true }).waitFor();
     await shot(page, 'acme-valid-1300-zh-dark');
     await page.setViewportSize({ width: 390, height: 844 });

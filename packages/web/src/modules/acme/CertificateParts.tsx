@@ -80,9 +80,11 @@ export function Renewal({ c }: { c: AcmeCertificateView }) {
   const { t } = useTranslation();
   const { lastIssuedAt, nextRenewalAt, ariWindow } = c.status;
   const day = (iso: string | undefined) => (iso ? formatTime(iso, 'YYYY-MM-DD') : '—');
+  // A retry after a failure comes within minutes or hours: its time of day says more than the date.
+  const soon = nextRenewalAt !== undefined && Math.abs(Date.parse(nextRenewalAt) - Date.now()) < 86_400_000;
   const next = (
     <span className="mono" data-testid={`acme-cert-next-${c.key}`}>
-      {day(nextRenewalAt)}
+      {soon ? formatTime(nextRenewalAt, 'HH:mm:ss') : day(nextRenewalAt)}
     </span>
   );
   return (
