@@ -65,9 +65,24 @@ export function Expiry({ c, warnDays }: { c: AcmeCertificateView; warnDays: numb
   const { t } = useTranslation();
   const days = daysLeft(c.status.notAfter);
   if (days === undefined) return <Typography.Text type="secondary">—</Typography.Text>;
+  const { issuer, serial } = c.status;
+  const date = <span className="mono">{formatTime(c.status.notAfter, 'YYYY-MM-DD')}</span>;
   return (
     <div data-testid={`acme-cert-expiry-${c.key}`}>
-      <span className="mono">{formatTime(c.status.notAfter, 'YYYY-MM-DD')}</span>{' '}
+      {issuer || serial ? (
+        <Tooltip
+          title={
+            <div className="acme-cert-facts">
+              {issuer && <div>{t('acme.cert_issuer', { issuer })}</div>}
+              {serial && <div className="mono">{t('acme.cert_serial', { serial })}</div>}
+            </div>
+          }
+        >
+          {date}
+        </Tooltip>
+      ) : (
+        date
+      )}{' '}
       <Typography.Text type={daysLeftType(days, warnDays)} className="acme-days">
         {days < 0 ? t('acme.cert_expiredAgo', { count: -days }) : t('acme.cert_daysLeft', { count: days })}
       </Typography.Text>
