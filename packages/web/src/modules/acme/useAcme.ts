@@ -23,14 +23,16 @@ import { isRunning } from './format';
 /** While an order runs. */
 export const ORDER_POLL_MS = 1500;
 
+/** How often the list is fetched: the chosen interval, or quicker while an order runs. */
+export function pollInterval(data: AcmeListResponse | undefined, intervalMs: number): number {
+  return data?.certificates.some((c) => isRunning(c.status.state)) ? Math.min(ORDER_POLL_MS, intervalMs) : intervalMs;
+}
+
 export function useAcmeList(intervalMs: number) {
   return useQuery({
     queryKey: acmeKeys.list,
     queryFn: ({ signal }) => fetchAcme(signal),
-    refetchInterval: (q) =>
-      (q.state.data as AcmeListResponse | undefined)?.certificates.some((c) => isRunning(c.status.state))
-        ? Math.min(ORDER_POLL_MS, intervalMs)
-        : intervalMs,
+    refetchInterval: (q) => pollInterval(q.state.data, intervalMs),
     refetchIntervalInBackground: false,
   });
 }
