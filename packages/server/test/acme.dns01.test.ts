@@ -105,7 +105,7 @@ describe('ACME DNS-01 with pebble', () => {
     expect(await queryTxt(bind.port, 'acme.target.home.test')).toEqual([]);
   });
 
-  it('a refused DNS write fails with dnsWriteFailed and backs off', async () => {
+  it('a refused DNS write fails with dnsWriteFailed and backs off; fixed, it tries again at once', async () => {
     const account = await s.addAccount(viaPdns);
     const key = await s.addCertificate({
       name: 'refused',
@@ -120,6 +120,16 @@ describe('ACME DNS-01 with pebble', () => {
     expect(c.status.failures).toBe(1);
     // The next try waits the back-off's first step (5 minutes).
     expect(Date.parse(c.status.nextRenewalAt) - Date.parse(c.status.lastAttemptAt)).toBeGreaterThanOrEqual(299_000);
+    // The admin fixes the secret: the certificate tries again at once, not after the back-off.
+    const { key: _k, status: _s, ...input } = c;
+    const put = await s.call('PUT', `/api/acme/certificates/${key}`, {
+      ...input,
+      dns: { ...input.dns, secret: pdns.apiKey },
+    });
+    expect(put.body.ret, JSON.stringify(put.body)).toBe(0);
+    const fixed = await s.until(key, 'valid');
+    expect(fixed.status.failures).toBe(0);
+    expect(fixed.status.lastError).toBeUndefined();
   });
 
   it('a TXT that never shows at the name server asked fails with propagationTimeout, and is removed', async () => {

@@ -89,6 +89,10 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       // A removed or switched-off certificate's order stops; a removed one leaves the store too.
       if (!now?.enabled) this.running.get(c.key)?.abort.abort();
       if (!now) await this.ctx.certStore.remove(c.key).catch(() => false);
+      // A failing certificate the admin changed (a fixed DNS secret, another port) tries again now,
+      // not after the back-off its old settings earned.
+      else if (this.state.get(c.key).failures > 0 && JSON.stringify(now) !== JSON.stringify(c))
+        await this.state.update(c.key, (st) => ({ ...st, failures: 0, nextRenewalAt: undefined }));
     }
     this.webhooks.keep(keys);
     await this.state.retain(keys);
