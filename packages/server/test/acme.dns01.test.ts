@@ -2,7 +2,9 @@
 // PowerDNS (its HTTP API) and BIND (RFC 2136 with TSIG), a wildcard with its apex, CNAME
 // delegation of `_acme-challenge`, the TXT removed afterwards, and failures with coded reasons
 // (the provider refusing the write, a TXT that never shows at the name server asked).
+import { acmeCertificateSchema } from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authoritativeServers } from '../src/modules/acme/dns01.js';
 import { type AcmeServer, startAcmeServer } from './acme-helpers.js';
 import { type BindPeer, type PdnsPeer, queryTxt, startBind, startPdns } from './dns-peers.js';
 import { type PebblePeer, startPebble } from './pebble.js';
@@ -103,6 +105,17 @@ describe('ACME DNS-01 with pebble', () => {
       ),
     ).toBe(true);
     expect(await queryTxt(bind.port, 'acme.target.home.test')).toEqual([]);
+  });
+
+  it("finds the zone's authoritative servers by walking up the labels to its NS (BIND)", async () => {
+    const dns = acmeCertificateSchema.shape.dns.parse({});
+    const lab = { resolvers: [`127.0.0.1:${bind.port}`], port: bind.port };
+    expect(await authoritativeServers('_acme-challenge.deep.deleg.home.test', dns, lab)).toEqual([
+      `127.0.0.1:${bind.port}`,
+    ]);
+    await expect(authoritativeServers('_acme-challenge.elsewhere.invalid', dns, lab)).rejects.toMatchObject({
+      reason: { code: 'authoritativeUnknown', params: { record: '_acme-challenge.elsewhere.invalid' } },
+    });
   });
 
   it('a refused DNS write fails with dnsWriteFailed and backs off; fixed, it tries again at once', async () => {
