@@ -53,6 +53,7 @@ function stubKit(): Stub {
     certId: () => 'aki.serial',
     keyAuthorization: (t) => `${t}.thumb`,
     dns01Value: (t) => t,
+    close: async () => {},
   };
   stub.kit = {
     session: () => session,
