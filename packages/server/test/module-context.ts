@@ -51,6 +51,8 @@ export function testModuleContext(
     dns: createDnsService(),
     storages: new StorageRegistry(() => []),
     auth: new ServiceAuth(new FairGate(2), () => ({ maxFailures: 10, lockMs: 60_000 })),
+    // No lists outside a server: everyone admitted, failures not counted (tests of core/safe use a real core).
+    safe: { admits: () => true, failure: () => {} },
     ...overrides,
   };
 }

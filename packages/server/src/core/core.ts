@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ModuleKey } from '@lucky/shared';
-import { baseSettingsSchema } from '@lucky/shared';
+import type { BuiltModule, ModuleKey } from '@lucky/shared';
+import { baseSettingsSchema, safeConfigSchema } from '@lucky/shared';
 import { modules as moduleList } from '../modules/index.js';
 import { AuthState } from './auth/authState.js';
 import { FairGate } from './auth/fairGate.js';
@@ -23,6 +23,8 @@ import { ModuleSupervisor } from './modules/supervisor.js';
 import type { ModuleDefinition } from './modules/types.js';
 import { HostFirewall } from './net/firewall.js';
 import { PortRegistry } from './net/portRegistry.js';
+import { pruneExpired } from './safe/edit.js';
+import { CoreSafeGate } from './safe/gate.js';
 import { StorageRegistry } from './storage/registry.js';
 import { readVersion } from './version.js';
 
@@ -44,6 +46,8 @@ export interface CoreOptions {
   entry?: { execPath: string; args: string[] };
   /** Run the host firewall's iptables calls in this network namespace (tests; default LUCKY_FIREWALL_NETNS). */
   firewallNetns?: string;
+  /** Epoch ms for the security lists (entry expiry, bans, knock): tests pass time without sleeping. */
+  clock?: () => number;
 }
 
 /** Everything the admin routes and modules share; built once per process. */
@@ -69,6 +73,8 @@ export interface Core {
   ports: PortRegistry;
   /** Pending 2FA secrets by session id, until confirmed with a code. */
   pendingTwoFA: Map<string, string>;
+  /** The security lists of /safe: every listener's accept check, auto-ban, knock. */
+  safe: CoreSafeGate;
   requestRestart(): void;
 }
 
@@ -83,6 +89,7 @@ export async function defaultConfig(): Promise<AppConfig> {
       apiTokens: [],
     },
     modules: {},
+    safe: safeConfigSchema.parse({}),
   };
 }
 
@@ -112,6 +119,18 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const serviceAuths = new Map<ModuleKey, ServiceAuth>();
   const authState = new AuthState(configDir);
   await authState.load();
+  const safe = new CoreSafeGate({
+    config: () => store.get().safe,
+    configDir,
+    now: opts.clock,
+    log: log.child('safe'),
+    tick: () => {
+      pruneExpired(store, safe.now()).catch((err: Error) =>
+        log.warn(`safe: pruning expired entries failed: ${err.message}`),
+      );
+    },
+  });
+  await safe.start();
   // The core services every module gets through its context (modules/types.ts ModuleServices).
   const ports = new PortRegistry();
   const netns = opts.firewallNetns ?? process.env.LUCKY_FIREWALL_NETNS;
@@ -123,12 +142,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     dns: createDnsService(),
     // Mounts are read from the supervisor, made just below; only called after start.
     storages: new StorageRegistry(() => core.modules.storageMounts()),
-    // Placeholder until core/safe's gate lands (issue 17, in progress on its own branch).
-    safe: { decide: () => ({ allowed: true, rule: 'default' as const }), admits: () => true, failure: () => {} },
+    safe,
     authFor: (key: ModuleKey) => {
       let auth = serviceAuths.get(key);
       if (!auth) {
-        auth = new ServiceAuth(hashGate, throttleSettings);
+        // A wrong password on a file service (WebDAV, FTP) is an auto-ban failure of that module.
+        auth = new ServiceAuth(hashGate, throttleSettings, Date.now, (ip) => safe.failure(ip, key as BuiltModule));
         serviceAuths.set(key, auth);
       }
       return auth;
@@ -151,6 +170,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     modules: new ModuleSupervisor(opts.modules ?? moduleList, store, log, configDir, services),
     ports,
     pendingTwoFA: new Map(),
+    safe,
     requestRestart: () => (opts.onRestart ?? defaultRestart)(),
   };
   return core;

@@ -5,10 +5,12 @@ import { type AdminApp, buildAdminApp } from './http/app.js';
 import { registerBackupRoutes } from './routes/backup.js';
 import { registerModuleRoutes } from './routes/modules.js';
 import { registerProgramRoutes } from './routes/program.js';
+import { registerSafeRoutes } from './routes/safe.js';
 import { registerSecurityRoutes } from './routes/security.js';
 import { registerSessionRoutes } from './routes/session.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSystemRoutes } from './routes/system.js';
+import { registerKnockRoutes } from './safe/knock.js';
 import { loadAdminCertificate } from './tls/adminCert.js';
 
 export interface RunningServer {
@@ -27,6 +29,8 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
   registerSessionRoutes(r, core);
   registerSettingsRoutes(r, core);
   registerSecurityRoutes(r, core);
+  registerSafeRoutes(r, core);
+  registerKnockRoutes(r, core);
   registerProgramRoutes(r, core, admin.listener);
   registerBackupRoutes(r, core);
   registerSystemRoutes(r, core);
@@ -62,6 +66,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
       // Audit lines are appended in the background; let the last ones land.
       await core.audit.flush();
       await core.authState.flush();
+      await core.safe.stop();
     },
   };
 }

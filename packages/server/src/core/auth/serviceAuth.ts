@@ -34,6 +34,8 @@ export class ServiceAuth {
     private readonly gate: FairGate,
     settings: () => { maxFailures: number; lockMs: number },
     private readonly now: () => number = Date.now,
+    /** A wrong user or password from `ip`: the security lists' auto-ban counts it for this module. */
+    private readonly onFailure: (ip: string) => void = () => {},
   ) {
     this.throttle = new LoginThrottle(settings, now);
   }
@@ -47,7 +49,11 @@ export class ServiceAuth {
   ): Promise<ServiceAuthResult> {
     const stored = hashOf(user);
     const locked = this.throttle.retryAfterMs(ip);
-    if (locked > 0) return { ok: false, reason: 'locked', retryAfterMs: locked };
+    if (locked > 0) {
+      // Guessing on while locked out counts toward auto-ban, as for the admin login.
+      this.onFailure(ip);
+      return { ok: false, reason: 'locked', retryAfterMs: locked };
+    }
     if (stored !== undefined) {
       const id = this.cacheId(user, password, stored);
       const until = this.cache.get(id);
@@ -66,7 +72,10 @@ export class ServiceAuth {
       throw err;
     }
     this.throttle.settle(ip, good ? 'success' : 'failure');
-    if (!good) return { ok: false, reason: 'bad' };
+    if (!good) {
+      this.onFailure(ip);
+      return { ok: false, reason: 'bad' };
+    }
     this.remember(this.cacheId(user, password, stored as string));
     return { ok: true, user };
   }

@@ -1,4 +1,4 @@
-import { baseSettingsSchema } from '@lucky/shared';
+import { baseSettingsSchema, safeConfigSchema } from '@lucky/shared';
 import { z } from 'zod';
 import { certRecordSchema } from '../certs/schema.js';
 
@@ -37,6 +37,8 @@ export const configSchema = z.object({
   modules: z.record(z.string(), z.unknown()).default({}),
   /** The certificate store (core/certs): PEM pairs, kept with the rest of the 0600 config. */
   certs: z.array(certRecordSchema).optional(),
+  /** The security lists of /safe (core/safe): allow/block lists, knock, auto-ban settings. */
+  safe: safeConfigSchema.prefault({}),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

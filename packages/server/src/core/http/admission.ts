@@ -1,9 +1,9 @@
 // What the admin and web service listeners check at accept, from the base settings (read per
 // connection, so a saved change holds for the next one).
-import type { BaseSettings } from '@lucky/shared';
+import type { BaseSettings, BuiltModule } from '@lucky/shared';
 import type { Core } from '../core.js';
 import type { ListenerLimits } from '../net/connGuard.js';
-import { createIpMatcher, isLanAddress } from '../net/lan.js';
+import { createIpMatcher, isLanAddress, isLoopbackAddress } from '../net/lan.js';
 import type { AdmissionRules } from './listener.js';
 
 export function adminLimitsOf(base: BaseSettings): ListenerLimits {
@@ -45,7 +45,29 @@ export function adminAdmission(core: Core): AdmissionRules {
       const base = core.store.get().base;
       // A module serving public pages outside the LAN (share links) needs such peers let in; the
       // request gate (app.ts onRequest) then keeps them to those pages.
-      return base.allowInternetAccess || isLanAddress(ip) || isProxy(ip) || core.modules.publicOutsideLan();
+      // The knock URL is open outside the LAN too while it is switched on.
+      return (
+        base.allowInternetAccess ||
+        isLanAddress(ip) ||
+        isProxy(ip) ||
+        core.modules.publicOutsideLan() ||
+        core.store.get().safe.knock.enabled
+      );
+    },
+    listed(ip) {
+      // A proxy (or our own web service on loopback) speaks for others: onRequest decides per
+      // request for the client it names.
+      if (isProxy(ip) || isLoopbackAddress(ip)) return true;
+      const safe = core.safe;
+      const d = safe.decide(ip, 'admin');
+      if (d.allowed) return true;
+      // Refused at the console, but maybe not at another door on this port: the knock URL (the
+      // block list and bans still win) or a module's public pages (share links, their own scope).
+      // onRequest keeps such a peer to that door.
+      if (d.rule !== 'block' && d.rule !== 'ban' && core.store.get().safe.knock.enabled) return true;
+      for (const m of core.modules.publicModules()) if (safe.decide(ip, m as BuiltModule).allowed) return true;
+      safe.logRefusal(ip, 'admin', d.rule);
+      return false;
     },
     isLan: isLanAddress,
     isProxy,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
+import type { BuiltModule } from '@lucky/shared';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { matchApiToken } from '../auth/sessions.js';
@@ -9,6 +10,7 @@ import { certResolverFor } from '../certs/resolver.js';
 import { certStoreFor } from '../certs/store.js';
 import type { Core } from '../core.js';
 import { isLanAddress, setCgnatIsLan } from '../net/lan.js';
+import { isKnockUrl } from '../safe/knock.js';
 import type { KeyPair } from '../tls/adminCert.js';
 import { PACKAGES_DIR } from '../version.js';
 import { RELAY_HEADER, relayedClient } from './adminRelay.js';
@@ -66,8 +68,9 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
       const url = req.url ?? '/';
       const entrance = core.store.get().base.securityEntrance;
       if (!entrance) return url;
-      // A module's public pages (share links) are meant to be handed out: not behind the entrance.
-      if (core.modules.publicPathOf(url)) return url;
+      // A module's public pages (share links) are meant to be handed out: not behind the entrance;
+      // nor is the knock URL (core/safe/knock.ts), a public path of the core.
+      if (core.modules.publicPathOf(url) || isKnockUrl(core.store.get().safe, url)) return url;
       const prefix = `/${entrance}`;
       if (url === prefix) return ENTRANCE_BARE;
       if (url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return url.slice(prefix.length) || '/';
@@ -123,7 +126,9 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     req.clientIp = relayed?.ip ?? resolveClientIp(req.socket.remoteAddress, req.headers, base.trustedProxies);
     // A module's public path open outside the LAN (share links with sharesOutsideLan) skips the
     // LAN gate only; the Host / Origin checks below hold for it as for every request.
-    const outsideOk = core.modules.publicPathOf(req.url)?.outsideLan === true;
+    const publicPath = core.modules.publicPathOf(req.url);
+    const knock = isKnockUrl(core.store.get().safe, req.url);
+    const outsideOk = publicPath?.outsideLan === true || knock;
     if (!base.allowInternetAccess && !outsideOk && !isLanAddress(req.clientIp, { cgnat: base.cgnatIsLan })) {
       core.log.warn(`refused admin access from outside the LAN: ${req.clientIp}`);
       return reply.code(403).send({
@@ -132,6 +137,20 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
         msg: 'access from outside the LAN is switched off (settings: allow internet access)',
         ip: req.clientIp,
       });
+    }
+    // The security lists (core/safe), per request for the real client (a relayed or proxied one
+    // passed the accept-time check on its proxy's address): a public path is its module's scope,
+    // the knock URL is open to anyone neither blocked nor banned, the rest is the admin console's.
+    const scope = publicPath ? (publicPath.module as BuiltModule) : 'admin';
+    const decision = core.safe.decide(req.clientIp, scope);
+    const knockOpen = knock && decision.rule !== 'block' && decision.rule !== 'ban';
+    if (!decision.allowed && !knockOpen) {
+      core.safe.logRefusal(req.clientIp, scope, decision.rule);
+      if (req.url.startsWith('/api/'))
+        return reply
+          .code(403)
+          .send({ ret: 1, code: 'forbidden', msg: 'this address is refused by the security lists' });
+      return reply.code(403).type('text/plain').send('403 forbidden');
     }
     if (req.url === ENTRANCE_MISS) return reply.code(404).type('text/plain').send('404 page not found');
     // DNS rebinding (hostGuard.ts), before any route or auth. The web service decided by its own
@@ -202,7 +221,7 @@ export async function buildAdminApp(core: Core, tls: KeyPair): Promise<AdminApp>
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 16 * 1024 },
     (req, body, done) => {
-      if (!core.modules.publicPathOf(req.url))
+      if (!core.modules.publicPathOf(req.url) && !isKnockUrl(core.store.get().safe, req.url))
         return done(
           Object.assign(new Error(`Unsupported Media Type: ${req.headers['content-type']}`), { statusCode: 415 }),
         );

@@ -14,6 +14,8 @@ type SniCallback = (servername: string, cb: (err: Error | null, ctx?: SecureCont
 export interface AdmissionRules {
   /** False: the peer may not reach the console at all (outside the LAN while internet access is off). */
   reachable(ip: string): boolean;
+  /** False: the security lists refuse the peer (core/safe); the gate logs it. Absent: no lists here. */
+  listed?(ip: string): boolean;
   isLan(ip: string): boolean;
   /** A trusted proxy: it speaks for many clients, so no per-address cap applies to it. */
   isProxy(ip: string): boolean;
@@ -66,6 +68,10 @@ export class DualListener {
     const ip = socket.remoteAddress ?? '';
     if (!this.rules.reachable(ip)) {
       this.outsideLog.note(ip, `refused admin access from outside the LAN: ${ip}`);
+      reset(socket);
+      return;
+    }
+    if (this.rules.listed && !this.rules.listed(ip)) {
       reset(socket);
       return;
     }

@@ -42,6 +42,9 @@ interface Slot {
   error?: string;
 }
 
+/** A public path with the module serving it (its scope for the security lists). */
+export type OpenPublicPath = PublicPath & { module: ModuleKey };
+
 export interface SupervisorServices extends Omit<ModuleServices, 'ports' | 'auth' | 'safe'> {
   ports: PortRegistry;
   /** The global IP lists and auto-ban; each module gets it bound to its key. */
@@ -143,7 +146,7 @@ export class ModuleSupervisor implements ActionHost {
    * The public path (ModuleDefinition.publicPaths) a request path falls under, from the config of
    * a running module; undefined for every other path (and while the module is off or starting).
    */
-  publicPathOf(urlPath: string): PublicPath | undefined {
+  publicPathOf(urlPath: string): OpenPublicPath | undefined {
     for (const p of this.openPublicPaths()) if (urlPath.startsWith(p.prefix)) return p;
     return undefined;
   }
@@ -153,11 +156,16 @@ export class ModuleSupervisor implements ActionHost {
     return this.openPublicPaths().some((p) => p.outsideLan);
   }
 
-  private openPublicPaths(): PublicPath[] {
-    const out: PublicPath[] = [];
+  /** The modules serving public paths now (the security lists' accept-time check asks their scopes). */
+  publicModules(): ModuleKey[] {
+    return [...new Set(this.openPublicPaths().map((p) => p.module))];
+  }
+
+  private openPublicPaths(): OpenPublicPath[] {
+    const out: OpenPublicPath[] = [];
     for (const slot of this.slots.values())
       if (slot.def.publicPaths && slot.state === 'running' && slot.config)
-        out.push(...slot.def.publicPaths(slot.config as never));
+        for (const p of slot.def.publicPaths(slot.config as never)) out.push({ ...p, module: slot.def.key });
     return out;
   }
 

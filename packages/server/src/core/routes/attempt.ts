@@ -44,6 +44,9 @@ export class Attempt {
       // Not logged once locked: a flood would push every useful line out of the log ring. The
       // refusals before the lock (at most maxFailures per window) are.
       if (a.reason === 'busy') core.log.warn(`login attempt from ${ip} refused: checks already running`);
+      // Guessing on while locked out is what auto-ban is for (the lock alone would cap the count
+      // at loginMaxFailures per lock, below the ban's default).
+      else core.safe.failure(ip, 'admin');
       throw throttled(a.retryAfterMs, field);
     }
     return new Attempt(core, ip, a.key, a.attemptsLeft, field);
@@ -69,6 +72,8 @@ export class Attempt {
   /** The failure answer for a wrong guess: the lock when this was the last one allowed. */
   failed(reason: string, wrong: ApiFailure): ApiFailure {
     this.core.log.warn(`failed login from ${this.ip}: ${reason}`);
+    // Every wrong admin secret (password, 2FA code, current password) counts toward auto-ban.
+    this.core.safe.failure(this.ip, 'admin');
     if (this.attemptsLeft === 0) return throttled(this.core.throttle.retryAfterMs(this.ip), this.field);
     return wrong;
   }
