@@ -116,7 +116,7 @@ function AutoBanCard({ autoBan }: { autoBan: AutoBan }) {
         initialValues={autoBan}
         onFinish={save}
         onValuesChange={errors.onValuesChange}
-        style={{ maxWidth: 640 }}
+        style={{ maxWidth: 760 }}
       >
         <Form.Item name="enabled" label={t('safe.bans_enabled')} valuePropName="checked">
           <Switch data-testid="safe-ban-enabled" />

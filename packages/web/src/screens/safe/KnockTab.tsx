@@ -89,48 +89,49 @@ function KnockCard({ knock }: { knock: SafeSettingsView['knock'] }) {
   return (
     <Card title={t('safe.knock_title')} data-testid="safe-knock-card">
       <Typography.Paragraph type="secondary">{t('safe.knock_intro')}</Typography.Paragraph>
-      <div className="safe-knock-url">
-        <Typography.Text strong>{t('safe.knock_url')}</Typography.Text>
-        {url ? (
-          <Space wrap size={4} align="center">
-            <Typography.Text code className="mono safe-knock-link" data-testid="safe-knock-url">
-              {url}
-            </Typography.Text>
-            <CopyButton text={url} label={t('safe.knock_copy')} size="small" data-testid="safe-knock-copy" />
-            <Popconfirm
-              title={t('safe.knock_newPathConfirm')}
-              okText={t('common.confirm')}
-              cancelText={t('common.cancel')}
-              onConfirm={() => send('path', { path: randomKnockPath() }, t('safe.knock_newPathDone'))}
-            >
-              <Button
-                size="small"
-                icon={<ReloadOutlined />}
-                loading={busy === 'path'}
-                data-testid="safe-knock-new-path"
-              >
-                {t('safe.knock_newPath')}
-              </Button>
-            </Popconfirm>
-          </Space>
-        ) : (
-          <Typography.Text type="secondary" data-testid="safe-knock-no-url">
-            {t('safe.knock_noUrl')}
-          </Typography.Text>
-        )}
-      </div>
-      <Alert type="info" showIcon style={{ margin: '12px 0 16px' }} title={t('safe.knock_reachNote')} />
       <Form<KnockValues>
         form={form}
         layout="vertical"
         initialValues={{ enabled: knock.enabled, hours: knock.hours, password: '' }}
         onFinish={save}
         onValuesChange={errors.onValuesChange}
-        style={{ maxWidth: 560 }}
+        style={{ maxWidth: 720 }}
       >
         <Form.Item name="enabled" label={t('safe.knock_enabled')} valuePropName="checked">
           <Switch data-testid="safe-knock-enabled" />
         </Form.Item>
+        <div className="safe-knock-url">
+          <Typography.Text strong>{t('safe.knock_url')}</Typography.Text>
+          {url ? (
+            <Space wrap size={4} align="center">
+              <Typography.Text code className="mono safe-knock-link" data-testid="safe-knock-url">
+                {url}
+              </Typography.Text>
+              {!knock.enabled && <Tag data-testid="safe-knock-url-off">{t('safe.knock_urlOff')}</Tag>}
+              <CopyButton text={url} label={t('safe.knock_copy')} size="small" data-testid="safe-knock-copy" />
+              <Popconfirm
+                title={t('safe.knock_newPathConfirm')}
+                okText={t('common.confirm')}
+                cancelText={t('common.cancel')}
+                onConfirm={() => send('path', { path: randomKnockPath() }, t('safe.knock_newPathDone'))}
+              >
+                <Button
+                  size="small"
+                  icon={<ReloadOutlined />}
+                  loading={busy === 'path'}
+                  data-testid="safe-knock-new-path"
+                >
+                  {t('safe.knock_newPath')}
+                </Button>
+              </Popconfirm>
+            </Space>
+          ) : (
+            <Typography.Text type="secondary" data-testid="safe-knock-no-url">
+              {t('safe.knock_noUrl')}
+            </Typography.Text>
+          )}
+        </div>
+        <Alert type="info" showIcon style={{ margin: '12px 0 24px' }} title={t('safe.knock_reachNote')} />
         <Form.Item
           name="hours"
           label={t('safe.knock_hours')}
