@@ -1,10 +1,10 @@
 import type { SafeEntry, SafeResponse } from '@lucky/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { popconfirm } from '../../test/antd';
 import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
 import { ListsTab } from './ListsTab';
@@ -98,14 +98,12 @@ describe('IP lists tab', () => {
   });
 
   it('checks the value with the shared rule before anything is sent', async () => {
-    const user = userEvent.setup();
     const form = await openAddBlock();
     const value = within(form).getByTestId('safe-entry-value');
-    await user.type(value, '10.0.0.1-::1');
+    fireEvent.change(value, { target: { value: '10.0.0.1-::1' } });
     fireEvent.click(screen.getByTestId('safe-entry-save'));
     expect(await within(form).findByText(tx('safe.err_rangeMixed', { value: '10.0.0.1-::1' }))).toBeTruthy();
-    await user.clear(value);
-    await user.type(value, '10.0.0.300');
+    fireEvent.change(value, { target: { value: '10.0.0.300' } });
     fireEvent.click(screen.getByTestId('safe-entry-save'));
     expect(await within(form).findByText(tx('safe.err_entryInvalid', { value: '10.0.0.300' }))).toBeTruthy();
     expect(writes).toEqual([]);
@@ -113,14 +111,13 @@ describe('IP lists tab', () => {
   });
 
   it("sends a good entry and shows the lock-out refusal with the caller's address in the dialog", async () => {
-    const user = userEvent.setup();
     net.route('api/safe/lists/block', (_url, init) => {
       record('api/safe/lists/block', init);
       return lockOut('value');
     });
     const form = await openAddBlock();
-    await user.type(within(form).getByTestId('safe-entry-value'), '192.168.1.0/24');
-    await user.type(within(form).getByTestId('safe-entry-comment'), 'home');
+    fireEvent.change(within(form).getByTestId('safe-entry-value'), { target: { value: '192.168.1.0/24' } });
+    fireEvent.change(within(form).getByTestId('safe-entry-comment'), { target: { value: 'home' } });
     fireEvent.click(screen.getByTestId('safe-entry-save'));
     const alert = await within(form).findByTestId('safe-lockout');
     expect(writes).toEqual([
@@ -162,19 +159,16 @@ describe('IP lists tab', () => {
       record('api/safe/test', init);
       return { body: { ret: 0, allowed: false, rule: 'block', entry: state.block[0] } };
     });
-    const user = userEvent.setup();
     renderWithProviders(<ListsTab />);
     const card = await screen.findByTestId('safe-test-card');
     const ip = within(card).getByTestId('safe-test-ip');
     // The caller's own address is the first guess.
     expect((ip as HTMLInputElement).value).toBe(YOU);
-    await user.clear(ip);
-    await user.type(ip, 'nope');
+    fireEvent.change(ip, { target: { value: 'nope' } });
     fireEvent.click(within(card).getByTestId('safe-test-run'));
     expect(await within(card).findByText(tx('safe.err_ipInvalid'))).toBeTruthy();
     expect(writes).toEqual([]);
-    await user.clear(ip);
-    await user.type(ip, '192.0.2.66');
+    fireEvent.change(ip, { target: { value: '192.0.2.66' } });
     fireEvent.click(within(card).getByTestId('safe-test-run'));
     const result = await within(card).findByTestId('safe-test-result');
     expect(writes).toEqual([{ method: 'POST', path: 'api/safe/test', body: { ip: '192.0.2.66', scope: 'admin' } }]);
@@ -186,5 +180,42 @@ describe('IP lists tab', () => {
       }),
     );
     expect(result.textContent).toContain(tx('safe.test_why_block', { value: '192.0.2.66' }));
+  });
+
+  it('edits an entry with its expiry kept as it was, through PUT', async () => {
+    net.route('api/safe/lists/block/b1', (_url, init) => {
+      record('api/safe/lists/block/b1', init);
+      return { body: { ret: 0 } };
+    });
+    renderWithProviders(<ListsTab />);
+    fireEvent.click(await screen.findByTestId('safe-block-edit-192.0.2.66'));
+    const form = await screen.findByTestId('safe-entry-form');
+    expect((within(form).getByTestId('safe-entry-value') as HTMLInputElement).value).toBe('192.0.2.66');
+    fireEvent.change(within(form).getByTestId('safe-entry-comment'), { target: { value: 'bot' } });
+    fireEvent.click(screen.getByTestId('safe-entry-save'));
+    await waitFor(() =>
+      expect(writes).toEqual([
+        {
+          method: 'PUT',
+          path: 'api/safe/lists/block/b1',
+          body: { value: '192.0.2.66', comment: 'bot', expiresAt: '2030-01-01T00:00:00.000Z' },
+        },
+      ]),
+    );
+  });
+
+  it('a delete refused as a lock-out stands above the lists, naming the address', async () => {
+    net.route('api/safe/lists/allow/a1', (_url, init) => {
+      record('api/safe/lists/allow/a1', init);
+      return { ...lockOut('key'), body: { ...lockOut('key').body, params: { ip: YOU, rule: 'notAllowed' } } };
+    });
+    renderWithProviders(<ListsTab />);
+    fireEvent.click(await screen.findByTestId('safe-allow-delete-198.51.100.0/24'));
+    fireEvent.click((await popconfirm()).getByRole('button', { name: tx('common.confirm') }));
+    const alert = await screen.findByTestId('safe-lockout');
+    expect(alert.textContent).toContain(
+      tx('safe.err_wouldLockOut', { ip: YOU, rule: tx('safe.test_rule_notAllowed') }),
+    );
+    expect(writes).toEqual([{ method: 'DELETE', path: 'api/safe/lists/allow/a1', body: undefined }]);
   });
 });
