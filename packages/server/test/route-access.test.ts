@@ -11,6 +11,9 @@ const PUBLIC = new Set([
   // The file manager's share links: their own page, password and throttle (shares/public.ts).
   'GET /s/*',
   'POST /s/*',
+  // The knock URL of the security lists: a secret path, its own password throttle (core/safe/knock.ts).
+  'GET /knock/:path',
+  'POST /knock/:path',
 ]);
 
 let a: TestServer;

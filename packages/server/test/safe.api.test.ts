@@ -1,9 +1,11 @@
 // The /safe routes from loopback: every refusal names its field and its code and changes nothing
 // (the answer of GET /api/safe and the config file stay as they were), the lock-out guard, knock
 // settings, expiry pruning driven by the server's clock.
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raw } from './filebrowser-shares-helpers.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -47,7 +49,14 @@ describe('list entries', () => {
     await refused('POST', '/api/safe/lists/allow', { value: '10.0.0.1-::1' }, 400, 'rangeMixed', 'value');
     await refused('POST', '/api/safe/lists/allow', { value: '10.0.0.9-10.0.0.1' }, 400, 'rangeReversed', 'value');
     // The same addresses written differently are the same entry.
-    const dup = await refused('POST', '/api/safe/lists/block', { value: '203.0.113.7/32' }, 400, 'entryDuplicate', 'value');
+    const dup = await refused(
+      'POST',
+      '/api/safe/lists/block',
+      { value: '203.0.113.7/32' },
+      400,
+      'entryDuplicate',
+      'value',
+    );
     expect(dup.params).toEqual({ value: '203.0.113.7' });
     await refused('POST', '/api/safe/lists/block', { value: '::ffff:203.0.113.7' }, 400, 'entryDuplicate', 'value');
     await refused(
@@ -58,14 +67,29 @@ describe('list entries', () => {
       'expiryPast',
       'expiresAt',
     );
-    await refused('POST', '/api/safe/lists/allow', { value: '198.51.100.1', comment: 'c'.repeat(300) }, 400, 'tooBig', 'comment');
+    await refused(
+      'POST',
+      '/api/safe/lists/allow',
+      { value: '198.51.100.1', comment: 'c'.repeat(300) },
+      400,
+      'tooBig',
+      'comment',
+    );
     expect((await call('POST', '/api/safe/lists/other', { value: '198.51.100.1' })).status).toBe(404);
   });
 
   it('edits and deletes by key; an unknown key is entryNotFound', async () => {
     const added = (await call('POST', '/api/safe/lists/allow', { value: '198.51.100.20' })).body.entry;
-    const edited = await call('PUT', `/api/safe/lists/allow/${added.key}`, { value: '198.51.100.21', comment: 'moved' });
-    expect(edited.body.entry).toMatchObject({ key: added.key, value: '198.51.100.21', comment: 'moved', addedAt: added.addedAt });
+    const edited = await call('PUT', `/api/safe/lists/allow/${added.key}`, {
+      value: '198.51.100.21',
+      comment: 'moved',
+    });
+    expect(edited.body.entry).toMatchObject({
+      key: added.key,
+      value: '198.51.100.21',
+      comment: 'moved',
+      addedAt: added.addedAt,
+    });
     // Editing an entry to its own value is no duplicate of itself.
     expect((await call('PUT', `/api/safe/lists/allow/${added.key}`, { value: '198.51.100.21' })).body.ret).toBe(0);
     await refused('PUT', '/api/safe/lists/allow/nope', { value: '198.51.100.22' }, 404, 'entryNotFound', 'key');
@@ -113,8 +137,22 @@ describe('the lock-out guard', () => {
 describe('settings', () => {
   it('knock: path checked, a random one when enabled without, password hashed and never read back', async () => {
     await refused('PUT', '/api/safe/settings', { knock: { path: 'short' } }, 400, 'knockPathInvalid', 'knock.path');
-    await refused('PUT', '/api/safe/settings', { knock: { path: `${'a'.repeat(20)}/x` } }, 400, 'knockPathInvalid', 'knock.path');
-    await refused('PUT', '/api/safe/settings', { knock: { password: 'abc' } }, 400, 'knockPasswordTooShort', 'knock.password');
+    await refused(
+      'PUT',
+      '/api/safe/settings',
+      { knock: { path: `${'a'.repeat(20)}/x` } },
+      400,
+      'knockPathInvalid',
+      'knock.path',
+    );
+    await refused(
+      'PUT',
+      '/api/safe/settings',
+      { knock: { password: 'abc' } },
+      400,
+      'knockPasswordTooShort',
+      'knock.password',
+    );
     await refused('PUT', '/api/safe/settings', { knock: { hours: 0 } }, 400, 'tooSmall', 'knock.hours');
     await refused('PUT', '/api/safe/settings', { autoBan: { failures: 1 } }, 400, 'tooSmall', 'autoBan.failures');
     const on = await call('PUT', '/api/safe/settings', { knock: { enabled: true, password: 'open-sesame', hours: 2 } });
@@ -126,6 +164,17 @@ describe('settings', () => {
     expect(got.body.you).toBe('127.0.0.1');
     const file = JSON.parse(await fs.readFile(path.join(s.configDir, 'lucky.json'), 'utf8')).safe;
     expect(file.knock.passwordHash).toMatch(/^scrypt\$/);
+    // A patch keeps what it does not name.
+    await call('PUT', '/api/safe/settings', { autoBan: { windowMinutes: 20 } });
+    const patched = await call('PUT', '/api/safe/settings', { autoBan: { failures: 4 } });
+    expect(patched.body.settings.autoBan).toEqual({
+      enabled: true,
+      failures: 4,
+      windowMinutes: 20,
+      banMinutes: 60,
+      banLan: false,
+    });
+    expect(patched.body.settings.knock).toMatchObject({ enabled: true, hours: 2, hasPassword: true });
     const custom = await call('PUT', '/api/safe/settings', { knock: { path: 'my-own_knock-path-0123', password: '' } });
     expect(custom.body.settings.knock).toMatchObject({ path: 'my-own_knock-path-0123', hasPassword: false });
   });
@@ -154,5 +203,32 @@ describe('bans and the test button', () => {
       const r = await s.call(m, p, { body: m === 'GET' || m === 'DELETE' ? undefined : {} });
       expect([p, r.body.ret]).toEqual([p, -1]);
     }
+  });
+});
+
+describe('auto-ban from the admin login', () => {
+  it('a wrong 2FA code after the right password counts (banLan on, so loopback can be banned)', async () => {
+    await call('PUT', '/api/safe/settings', { autoBan: { failures: 2, banLan: true } });
+    const secret = (await call('GET', '/api/twofapassword')).body.secret as string;
+    const code = execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
+    expect((await call('POST', '/api/twofa/enable', { code })).body.ret).toBe(0);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 0; i < 2; i++) {
+      const r = await raw(s.server.port, '/api/login', {
+        method: 'POST',
+        from: '127.0.0.7',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ Account: '666', Password: '666', TwoFACode: wrong }),
+      });
+      expect(JSON.parse(r.text)).toMatchObject({ ret: 2, field: 'TwoFACode' });
+    }
+    const bans = (await call('GET', '/api/safe/bans')).body.bans;
+    expect(bans).toEqual([expect.objectContaining({ ip: '127.0.0.7', failures: 2, sources: ['admin'] })]);
+    // Loopback passes at accept (it may be our own web service relaying another client) and is
+    // refused per request.
+    const refused = await raw(s.server.port, '/api/health', { from: '127.0.0.7' });
+    expect([refused.status, JSON.parse(refused.text).code]).toEqual([403, 'forbidden']);
+    expect((await call('DELETE', '/api/safe/bans/127.0.0.7')).body.ret).toBe(0);
+    expect((await raw(s.server.port, '/version', { from: '127.0.0.7' })).status).toBe(200);
   });
 });

@@ -153,6 +153,9 @@ beforeAll(async () => {
   await ok('POST', '/api/ssl', { CertBase64: b64(cert.cert), KeyBase64: b64(cert.key) });
   const apiToken = await ok('POST', '/api/apitokens', { name: 'walk', password: '666', currentPassword: '666' });
   secrets.push(apiToken.token);
+  // The security lists' knock password: its scrypt hash is never read back (hasPassword says it).
+  await ok('PUT', '/api/safe/settings', { knock: { enabled: true, password: S } });
+  secrets.push(s.server.core.store.get().safe.knock.passwordHash);
 
   // Let the task fail once against the provider (status, histories and log lines quote it),
   // and one proxied request reach the access log.
@@ -223,6 +226,7 @@ describe('secrets on read', () => {
       '/api/logs 200',
       '/api/ssl 200',
       '/api/apitokens 200',
+      '/api/safe 200',
     ])
       expect(walked).toContain(p);
     // The DDNS failure was logged (with the token masked).

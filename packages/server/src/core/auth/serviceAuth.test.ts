@@ -91,3 +91,22 @@ describe('ServiceAuth', () => {
     }
   });
 });
+
+describe('ServiceAuth and auto-ban', () => {
+  it('reports a wrong password and a guess while locked, never a right one', async () => {
+    const failures: string[] = [];
+    const auth = new ServiceAuth(
+      new FairGate(2),
+      () => ({ maxFailures: 2, lockMs: 60_000 }),
+      Date.now,
+      (ip) => failures.push(ip),
+    );
+    const hashOf = (u: string) => (u === 'alice' ? aliceHash : undefined);
+    expect((await auth.check('203.0.113.1', 'alice', 'correct horse', hashOf)).ok).toBe(true);
+    expect(failures).toEqual([]);
+    expect(await auth.check('203.0.113.1', 'alice', 'wrong', hashOf)).toEqual({ ok: false, reason: 'bad' });
+    expect(await auth.check('203.0.113.1', 'bob', 'wrong', hashOf)).toEqual({ ok: false, reason: 'bad' });
+    expect((await auth.check('203.0.113.1', 'alice', 'wrong', hashOf)).ok).toBe(false);
+    expect(failures).toEqual(['203.0.113.1', '203.0.113.1', '203.0.113.1']);
+  });
+});

@@ -35,6 +35,11 @@ const KNOCK_PATH = /^[A-Za-z0-9_-]+$/;
 /** The entry body with its value checked by `checkEntry` (a mixed range and a reversed one get their own codes). */
 const entryBodySchema = safeEntryInputSchema.extend({ value: z.string().trim().min(1, 'entryInvalid').max(100) });
 
+/** The keys of a patch that were sent (an absent one keeps the saved value). */
+function defined<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 function listOf(name: string | undefined): SafeList {
   if (!SAFE_LISTS.includes(name as SafeList)) throw notFound(`no list ${String(name)}`);
   return name as SafeList;
@@ -89,7 +94,7 @@ export function registerSafeRoutes(r: RouteRegistry, core: Core): void {
             hours: k?.hours ?? cur.knock.hours,
             passwordHash: passwordHash ?? cur.knock.passwordHash,
           },
-          autoBan: { ...cur.autoBan, ...body.autoBan },
+          autoBan: { ...cur.autoBan, ...defined(body.autoBan ?? {}) },
         };
         // Switched on without a path (or the path cleared while on): a random one.
         if (next.knock.enabled && next.knock.path === '') next.knock.path = randomKnockPath();

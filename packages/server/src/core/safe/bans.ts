@@ -203,15 +203,10 @@ export class BanList {
   }
 
   private dropOldest(): void {
-    let oldestKey: string | undefined;
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const [key, b] of this.bans) {
-      if (b.since < oldest) {
-        oldest = b.since;
-        oldestKey = key;
-      }
-    }
-    if (oldestKey !== undefined) this.bans.delete(oldestKey);
+    // Map order is ban order (a ban is set once, and a later one for the same key comes after its
+    // end deleted the old one; the file is written and read back in that order).
+    const first = this.bans.keys().next();
+    if (!first.done) this.bans.delete(first.value);
   }
 
   private scheduleSave(): void {

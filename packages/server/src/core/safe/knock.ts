@@ -6,7 +6,7 @@
 // same 404 as any unknown page. The page is self-contained (no script, strict CSP), zh or en.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SAFE_LIMITS, type SafeConfig, type SafeEntry } from '@lucky/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { GateFullError } from '../auth/fairGate.js';
 import { verifyPassword } from '../auth/password.js';
 import { LoginThrottle } from '../auth/throttle.js';
@@ -169,7 +169,7 @@ export function registerKnockRoutes(r: RouteRegistry, core: Core): void {
     () => core.safe.now(),
   );
 
-  const answered = async (req: FastifyRequest, reply: FastifyReply, ip: string, lang: Lang) => {
+  const answered = async (reply: FastifyReply, ip: string, lang: Lang) => {
     const until = await knockIn(core, ip);
     if (until === undefined) return send(reply, 503, page(lang, `<p class="err">${esc(say(lang, 'full'))}</p>`));
     const when = new Date(until).toISOString().slice(0, 16).replace('T', ' ');
@@ -188,15 +188,16 @@ export function registerKnockRoutes(r: RouteRegistry, core: Core): void {
     path: '/knock/:path',
     access: 'public',
     raw: true,
-    // A knock changes the allow list: audited like every change.
-    audit: true,
+    // Not in the audit log: anyone may call it, and a flood must not push the admin's own lines
+    // out. What it changes is in the program log (`knocked`, `knockFailed`).
+    audit: false,
     summary: 'Knock: put the caller on the allow list (or show the password form)',
     handler: async (req, reply, { clientIp }) => {
       const cfg = core.store.get().safe;
       if (!isKnockUrl(cfg, req.url)) return notFoundPage(reply);
       const lang = knockLang(req.headers['accept-language']);
       if (cfg.knock.passwordHash !== '') return send(reply, 200, formPage(lang));
-      return answered(req, reply, clientIp, lang);
+      return answered(reply, clientIp, lang);
     },
   });
 
@@ -205,12 +206,13 @@ export function registerKnockRoutes(r: RouteRegistry, core: Core): void {
     path: '/knock/:path',
     access: 'public',
     raw: true,
+    audit: false,
     summary: 'Knock with the password (url-encoded form field `password`)',
     handler: async (req, reply, { clientIp }) => {
       const cfg = core.store.get().safe;
       if (!isKnockUrl(cfg, req.url)) return notFoundPage(reply);
       const lang = knockLang(req.headers['accept-language']);
-      if (cfg.knock.passwordHash === '') return answered(req, reply, clientIp, lang);
+      if (cfg.knock.passwordHash === '') return answered(reply, clientIp, lang);
       const body = req.body as { password?: unknown } | undefined;
       const given = typeof body?.password === 'string' ? body.password : '';
       if (given === '' || given.length > SAFE_LIMITS.knockPassword.max)
@@ -242,7 +244,7 @@ export function registerKnockRoutes(r: RouteRegistry, core: Core): void {
         core.safe.failure(clientIp, 'knock');
         return send(reply, 401, formPage(lang, say(lang, 'wrong')));
       }
-      return answered(req, reply, clientIp, lang);
+      return answered(reply, clientIp, lang);
     },
   });
 }

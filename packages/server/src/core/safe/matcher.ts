@@ -14,8 +14,24 @@ export interface IpInterval {
 
 const BITS: Record<IpFamily, bigint> = { 4: 32n, 6: 128n };
 
+/**
+ * Parsed values by their text: every config change (and the routes' lock-out check) compiles the
+ * lists again from fresh copies of the same entries, and parsing is most of a compile's cost.
+ */
+const parsed = new Map<string, IpInterval | null>();
+const PARSED_MAX = 4 * 10_000;
+
 /** An entry value as an interval, or null when it is not one (or a reversed range). */
 export function entryInterval(value: string): IpInterval | null {
+  const hit = parsed.get(value);
+  if (hit !== undefined) return hit;
+  const iv = parseInterval(value);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(value, iv);
+  return iv;
+}
+
+function parseInterval(value: string): IpInterval | null {
   const dash = value.indexOf('-');
   if (dash >= 0) {
     const a = parseIp(value.slice(0, dash).trim());
