@@ -155,7 +155,7 @@ describe('IP lists', () => {
     );
     await shot(page, 'safe-lists-lockout-1300-zh', { fullPage: false });
     expect((await safeState()).block).toHaveLength(1);
-    await page.keyboard.press('Escape');
+    await page.getByTestId('safe-entry-cancel').click();
     await form.waitFor({ state: 'detached' });
 
     // English, dark, at phone width (knock and auto-ban are shot in English at full width).

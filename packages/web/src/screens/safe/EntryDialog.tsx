@@ -87,7 +87,7 @@ export function EntryDialog({ list, entry, onClose, onSaved }: EntryDialogProps)
       mask={{ closable: false }}
       destroyOnHidden
       footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
+        <Button key="cancel" onClick={onClose} disabled={saving} data-testid="safe-entry-cancel">
           {t('common.cancel')}
         </Button>,
         <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="safe-entry-save">
