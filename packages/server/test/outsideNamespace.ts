@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export interface OutsideNamespace {
+  /** The namespace's name (`ip netns exec <name> …` runs a client there). */
+  name: string;
   /** The host's end: the address the client connects to. */
   gateway: string;
   /** The client's own address, as the console sees it. */
@@ -19,8 +21,15 @@ export interface OutsideNamespace {
   remove(): void;
 }
 
-/** Makes the namespace (`tag` names it and its links: a few letters, unique per test file). */
-export function outsideNamespace(tag: string, net: '198.51.100' | '203.0.113'): OutsideNamespace {
+/**
+ * Makes the namespace (`tag` names it and its links: a few letters, unique per test file). `net`:
+ * a /24 no other test file uses, from documentation ranges or RFC 2544's benchmarking 198.18.0.0/15
+ * (never routed on the internet, not LAN to the console).
+ */
+export function outsideNamespace(
+  tag: string,
+  net: '198.51.100' | '203.0.113' | `198.18.${number}` | `198.19.${number}`,
+): OutsideNamespace {
   const ns = `${tag}-${process.pid}`;
   const hostEnd = `${tag}${process.pid % 100000}a`;
   const nsEnd = `${tag}${process.pid % 100000}b`;
@@ -34,6 +43,7 @@ export function outsideNamespace(tag: string, net: '198.51.100' | '203.0.113'): 
   execFileSync('ip', ['-n', ns, 'link', 'set', nsEnd, 'up']);
   execFileSync('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
   return {
+    name: ns,
     gateway,
     outside,
     async curl(url, args = []) {

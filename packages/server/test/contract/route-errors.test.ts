@@ -29,9 +29,11 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 /** The module whose vocabulary names a route's codes (its path's first segment), else the core's. */
+/** Core areas with a vocabulary of their own (shared/src/safe.ts: `safe.err_<code>`), besides the modules. */
+const CORE_NAMESPACES = ['safe'];
 const nsOf = (p: string) => {
   const seg = p.split('/')[2];
-  return (BUILT_MODULES as readonly string[]).includes(seg) ? seg : 'errors';
+  return (BUILT_MODULES as readonly string[]).includes(seg) || CORE_NAMESPACES.includes(seg) ? seg : 'errors';
 };
 
 describe('contract: route failures are coded and translated', () => {

@@ -11,7 +11,8 @@ const AGENT = new URL('./agent.ts', import.meta.url).pathname;
 export interface Agent {
   udpOpen(port: number, address?: string): Promise<{ sock: number; port: number }>;
   udpQuery(sock: number, to: Endpoint, payload?: string): Promise<Datagram>;
-  udpProbe(bind: Endpoint, to: Endpoint, payload?: string): Promise<ProbeResult>;
+  /** `timeoutMs`: how long to wait for an answer (default 3 s). */
+  udpProbe(bind: Endpoint, to: Endpoint, payload?: string, timeoutMs?: number): Promise<ProbeResult>;
   udpReflect(address: string, port: number): Promise<{ sock: number }>;
   tcpReflect(address: string, port: number): Promise<{ sock: number }>;
   tcpServe(port: number, text: string, address?: string): Promise<{ sock: number; port: number }>;
@@ -24,8 +25,8 @@ export interface Agent {
   stop(): void;
 }
 
-/** Starts an agent in `ns` and resolves once it is ready. */
-export async function startAgent(lab: Lab, ns: string): Promise<Agent> {
+/** Starts an agent in `ns` (a lab's, or any namespace with a `spawn` that runs in it) and resolves once it is ready. */
+export async function startAgent(lab: Pick<Lab, 'spawn'>, ns: string): Promise<Agent> {
   const [node, args] = nodeCommand(AGENT);
   const child: ChildProcess = lab.spawn(ns, node, args);
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
@@ -63,7 +64,7 @@ export async function startAgent(lab: Lab, ns: string): Promise<Agent> {
   return {
     udpOpen: (port, address) => call('udpOpen', { port, address }),
     udpQuery: (sock, to, payload) => call('udpQuery', { sock, to, payload }),
-    udpProbe: (bind, to, payload) => call('udpProbe', { bind, to, payload }),
+    udpProbe: (bind, to, payload, timeoutMs) => call('udpProbe', { bind, to, payload, timeoutMs }),
     udpReflect: (address, port) => call('udpReflect', { address, port }),
     tcpReflect: (address, port) => call('tcpReflect', { address, port }),
     tcpServe: (port, text, address) => call('tcpServe', { port, text, address }),

@@ -1,5 +1,5 @@
 // The security lists on the admin listener, from a network namespace of the test's own (a client
-// on the internet, 203.0.113.2) and from loopback: a blocked or banned address is reset at accept,
+// on the internet, 198.18.4.2) and from loopback: a blocked or banned address is reset at accept,
 // before any HTTP answer, while loopback is served; the knock URL puts its caller on the allow list
 // and the entry's expiry takes it off; auto-ban after wrong logins, lifted by its time, by unban,
 // and kept over a restart; loopback never banned; a knock-password flood is throttled. Time passes
@@ -42,7 +42,7 @@ const wrongLogin = [
 ];
 
 beforeAll(async () => {
-  ns = outsideNamespace('lksafe', '203.0.113');
+  ns = outsideNamespace('lksafe', '198.18.4');
   configDir = await tempDir();
   await start();
   await s.server.core.store.update((d) => {
@@ -58,12 +58,12 @@ afterAll(async () => {
 describe('block list', () => {
   it('resets a blocked address at accept, serves loopback, logs the refusal once a minute', async () => {
     expect((await outside('/version')).status).toBe(200);
-    const entry = (await ok('POST', '/api/safe/lists/block', { value: '203.0.113.0/24', comment: 'test' })).entry;
+    const entry = (await ok('POST', '/api/safe/lists/block', { value: '198.18.4.0/24', comment: 'test' })).entry;
     const refused = await outside('/version');
     expect(refused).toEqual({ status: 0, body: '' });
     expect((await outside('/')).status).toBe(0);
     expect((await s.call('GET', '/version')).status).toBe(200);
-    const lines = logLines().filter((l) => l.includes('203.0.113.2 refused by admin (block)'));
+    const lines = logLines().filter((l) => l.includes('198.18.4.2 refused by admin (block)'));
     expect(lines).toHaveLength(1);
     await ok('DELETE', `/api/safe/lists/block/${entry.key}`);
     expect((await outside('/version')).status).toBe(200);
@@ -85,10 +85,10 @@ describe('knock', () => {
     expect([wrong.status, wrong.text]).toEqual([404, '404 page not found']);
     const knocked = await outside(`/knock/${KNOCK}`, ['-H', 'accept-language: en']);
     expect(knocked.status).toBe(200);
-    expect(knocked.body).toContain('Your address 203.0.113.2 is on the allow list until 2026-03-01 03:00');
+    expect(knocked.body).toContain('Your address 198.18.4.2 is on the allow list until 2026-03-01 03:00');
     const allow = (await ok('GET', '/api/safe')).allow;
     expect(allow).toEqual([
-      expect.objectContaining({ value: '203.0.113.2', source: 'knock', expiresAt: '2026-03-01T03:00:00.000Z' }),
+      expect.objectContaining({ value: '198.18.4.2', source: 'knock', expiresAt: '2026-03-01T03:00:00.000Z' }),
     ]);
     expect((await outside('/version')).status).toBe(200);
     // A second knock refreshes the one entry.
@@ -103,7 +103,7 @@ describe('knock', () => {
   });
 
   it('the block list still wins over the knock URL, at accept', async () => {
-    const entry = (await ok('POST', '/api/safe/lists/block', { value: '203.0.113.2' })).entry;
+    const entry = (await ok('POST', '/api/safe/lists/block', { value: '198.18.4.2' })).entry;
     expect((await outside(`/knock/${KNOCK}`)).status).toBe(0);
     await ok('DELETE', `/api/safe/lists/block/${entry.key}`);
     await ok('PUT', '/api/safe/settings', { allowMode: 'off', knock: { enabled: false } });
@@ -119,18 +119,18 @@ describe('auto-ban', () => {
     const bans = (await ok('GET', '/api/safe/bans')).bans;
     expect(bans).toEqual([
       {
-        ip: '203.0.113.2',
+        ip: '198.18.4.2',
         since: new Date(now).toISOString(),
         until: new Date(now + 30 * 60_000).toISOString(),
         failures: 3,
         sources: ['admin'],
       },
     ]);
-    expect(logLines().some((l) => l.includes('203.0.113.2 banned for 30 min after 3 failed logins (admin)'))).toBe(
+    expect(logLines().some((l) => l.includes('198.18.4.2 banned for 30 min after 3 failed logins (admin)'))).toBe(
       true,
     );
-    const t = await ok('POST', '/api/safe/test', { ip: '203.0.113.2' });
-    expect(t).toMatchObject({ allowed: false, rule: 'ban', ban: { ip: '203.0.113.2' } });
+    const t = await ok('POST', '/api/safe/test', { ip: '198.18.4.2' });
+    expect(t).toMatchObject({ allowed: false, rule: 'ban', ban: { ip: '198.18.4.2' } });
     now += 30 * 60_000;
     expect((await outside('/version')).status).toBe(200);
     expect((await ok('GET', '/api/safe/bans')).bans).toEqual([]);
@@ -138,9 +138,9 @@ describe('auto-ban', () => {
     // Banned again (guessing on while the login throttle has it locked counts too), then unbanned.
     for (let i = 0; i < 3; i++) await outside('/api/login', wrongLogin);
     expect((await outside('/version')).status).toBe(0);
-    await ok('DELETE', '/api/safe/bans/203.0.113.2');
+    await ok('DELETE', '/api/safe/bans/198.18.4.2');
     expect((await outside('/version')).status).toBe(200);
-    expect(logLines().some((l) => l.includes('203.0.113.2 unbanned'))).toBe(true);
+    expect(logLines().some((l) => l.includes('198.18.4.2 unbanned'))).toBe(true);
   });
 
   it('a ban outlives a restart (safe-bans.json)', async () => {
@@ -148,9 +148,9 @@ describe('auto-ban', () => {
     expect((await outside('/version')).status).toBe(0);
     await s.close();
     const saved = JSON.parse(await fs.readFile(path.join(configDir, 'safe-bans.json'), 'utf8'));
-    expect(Object.keys(saved.bans)).toEqual(['203.0.113.2']);
+    expect(Object.keys(saved.bans)).toEqual(['198.18.4.2']);
     await start();
-    expect((await ok('GET', '/api/safe/bans')).bans.map((b: { ip: string }) => b.ip)).toEqual(['203.0.113.2']);
+    expect((await ok('GET', '/api/safe/bans')).bans.map((b: { ip: string }) => b.ip)).toEqual(['198.18.4.2']);
     expect((await outside('/version')).status).toBe(0);
     await ok('DELETE', '/api/safe/bans');
     expect((await outside('/version')).status).toBe(200);
@@ -184,7 +184,7 @@ describe('behind the console’s own web service', () => {
     expect(rule.body.ret, JSON.stringify(rule.body)).toBe(0);
     const published = `http://${ns.gateway}:${webPort}/api/health`;
     expect((await ns.curl(published)).status).toBe(200);
-    const entry = (await ok('POST', '/api/safe/lists/block', { value: '203.0.113.2' })).entry;
+    const entry = (await ok('POST', '/api/safe/lists/block', { value: '198.18.4.2' })).entry;
     // Forged client headers gain nothing: the relay names the real one.
     for (const extra of [[], ['-H', 'X-Forwarded-For: 192.168.1.5']]) {
       const r = await ns.curl(published, extra);

@@ -3,10 +3,11 @@ import net from 'node:net';
 import type stream from 'node:stream';
 import tls from 'node:tls';
 import type { CertResolver } from '../certs/resolver.js';
+import { normalizeIp } from '../http/clientIp.js';
 import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from '../http/deadlines.js';
 import { splitByFirstByte } from '../http/firstByte.js';
 import { readProxyHeader } from '../http/proxyProtocol.js';
-import type { ConnectionGuard } from '../net/connGuard.js';
+import { type ConnectionGuard, reset } from '../net/connGuard.js';
 import { createIpMatcher } from '../net/lan.js';
 import { DirectPath, REQUEST_MS } from './directHttp1.js';
 import { H2Session } from './h2/session.js';
@@ -24,6 +25,12 @@ export type UpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, hea
 export interface ListenerHandlers {
   onRequest: ServeHandler;
   onUpgrade: UpgradeHandler;
+  /**
+   * The global security lists (the module's `ctx.safe.admits`), asked at accept before anything
+   * else; a refused peer is reset with no byte read. A socket handed in through `accept` (a helper
+   * process's) was asked in the process that accepted it, so it is not asked again.
+   */
+  admits?(ip: string): boolean;
 }
 
 /** What the listener's protocol servers are built from (`configure` swaps them when it changes). */
@@ -109,6 +116,11 @@ export class HttpListener {
       // Caps first, before a byte is read or the socket travels to a helper process. A PROXY
       // protocol sender speaks for many clients: only the total cap applies to it.
       const ip = socket.remoteAddress ?? '';
+      // The security lists log their own refusals; an address without a name (a Unix socket) is let in.
+      if (ip && handlers.admits && !handlers.admits(normalizeIp(ip))) {
+        reset(socket);
+        return;
+      }
       if (!guard.admit(socket, ip, this.sendsProxyHeader(ip))) return;
       if (this.handOff?.(socket)) return;
       socket.resume();

@@ -47,6 +47,7 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
       config: () => this.live,
       storages: this.ctx.storages,
       auth: this.ctx.auth,
+      admits: (ip) => this.ctx.safe.admits(ip),
       certs: this.ctx.certs,
       log: this.log,
       limits: this.opts.limits,

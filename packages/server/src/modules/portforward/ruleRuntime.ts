@@ -14,6 +14,8 @@ export interface ModuleShared {
   log: Logger;
   /** The certificate store (ctx.certs), asked per TLS handshake. */
   certs: CertResolver;
+  /** The global security lists (ctx.safe.admits): asked for each new connection or UDP session first. */
+  admits(ip: string): boolean;
 }
 
 export type LogCode = keyof typeof PORTFORWARD_LOG;

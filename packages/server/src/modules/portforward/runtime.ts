@@ -40,7 +40,13 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
   private sampler: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: ModuleContext) {
-    this.shared = { settings: settingsOf(this.config), scope: moduleScope(), log: ctx.log, certs: ctx.certs };
+    this.shared = {
+      settings: settingsOf(this.config),
+      scope: moduleScope(),
+      log: ctx.log,
+      certs: ctx.certs,
+      admits: (ip) => ctx.safe.admits(ip),
+    };
   }
 
   async start(config: PortforwardConfig): Promise<void> {

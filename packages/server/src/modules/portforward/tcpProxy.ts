@@ -155,6 +155,12 @@ export class TcpProxy implements ConnectionOwner {
     const who = hostPort(ip, raw.remotePort ?? 0);
     const rule = this.rule;
     raw.on('error', () => {});
+    // The security lists first; they log their refusals (once a minute per address), so no rule line.
+    if (ip && !rule.shared.admits(ip)) {
+      this.stats.refused++;
+      raw.resetAndDestroy();
+      return;
+    }
     if (!rule.allows(ip)) {
       this.refuse(raw, who, rule.rule.accessMode === 'whitelist' ? 'notWhitelisted' : 'blacklisted');
       return;

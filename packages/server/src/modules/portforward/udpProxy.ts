@@ -125,6 +125,11 @@ export class UdpProxy {
     if (!session) {
       const ip = unmapped(rinfo.address);
       const who = hostPort(ip, rinfo.port);
+      // The security lists first: no session for a refused address (they log it, not us).
+      if (!this.rule.shared.admits(ip)) {
+        this.stats.refused++;
+        return;
+      }
       if (!this.rule.allows(ip)) {
         this.refuse(ip, who, this.rule.rule.accessMode === 'whitelist' ? 'notWhitelisted' : 'blacklisted');
         return;

@@ -179,7 +179,15 @@ function answerHeaders(s: ReverseproxyService, origin: string | undefined): Reco
   return cors ? { ...own, ...cors } : own;
 }
 
-export function createHandlers(getState: () => RuleState) {
+/** What the handlers tell the security lists (core/safe) through the module's `ctx.safe`. */
+export interface HandlerSafety {
+  /** Asked at accept by the listener (the server process only: a helper's sockets were asked there). */
+  admits?(ip: string): boolean;
+  /** A request brought basic-auth credentials that were wrong (auto-ban counts it). */
+  authFailed(ip: string): void;
+}
+
+export function createHandlers(getState: () => RuleState, safety?: HandlerSafety) {
   /** Requests handled (HTTP/2 streams and upgrades included), for the rule's live figures. */
   let requests = 0;
   const onRequest = (req: ServeRequest, res: ServeResponse): void => {
@@ -209,12 +217,17 @@ export function createHandlers(getState: () => RuleState) {
     const extra = answerHeaders(p.s, req.headers.origin);
     const refused = refusal(p, req);
     if (refused) {
+      const banned = noteAuthFailure(refused, p, req);
       // A refused target is logged as sent (cut short) with the reason, so the admin sees what was tried.
       const at = { status: refused[0], client: p.vars.clientIP, method: p.vars.method, host: p.host };
       if (p.bad)
         logLine(p.log, 3, 'refusedTarget', { ...at, url: (req.url ?? '').slice(0, 256), reason: p.bad.reason });
       else logLine(p.log, 3, 'refused', { ...at, url: p.vars.url });
-      return sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
+      sendPage(res, refused[0], refused[1], { ...extra, ...refused[2] }, head);
+      // The guess that banned its sender: the connection ends after this answer, or a kept-alive
+      // one would go on guessing past the ban, which is only asked at accept.
+      if (banned) req.socket.end();
+      return;
     }
     if (req.method === 'OPTIONS' && p.s.cors.enabled && req.headers['access-control-request-method']) {
       const cors = corsHeaders(p.s, req.headers.origin);
@@ -275,11 +288,14 @@ export function createHandlers(getState: () => RuleState) {
   /** WebSocket over HTTP/2: the same checks as an HTTP/1.1 upgrade (onUpgrade), answered on the stream. */
   const tunnel = async (p: Prepared, req: StreamRequest, res: StreamResponse): Promise<void> => {
     const refused = refusal(p, req);
+    const banned = noteAuthFailure(refused, p, req);
     const notHere = p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0;
     const status = refused?.[0] ?? (req.headers[':protocol'] !== 'websocket' ? 501 : notHere ? 404 : 0);
     if (status) {
       logLine(p.log, 3, 'refusedWebsocket', { status, client: p.vars.clientIP, host: p.host, url: p.vars.url });
-      return sendPage(res, status, refused?.[1] ?? '', refused?.[2] ?? {});
+      sendPage(res, status, refused?.[1] ?? '', refused?.[2] ?? {});
+      if (banned) req.socket.end();
+      return;
     }
     return proxyTunnel(req, res, proxyContext(getState(), p, {}));
   };
@@ -290,6 +306,7 @@ export function createHandlers(getState: () => RuleState) {
     const p = prepare(state, req);
     socket.on('error', () => socket.destroy());
     const refused = refusal(p, req);
+    noteAuthFailure(refused, p, req);
     const status =
       refused?.[0] ?? (p.s.serviceType !== 'proxy' || !p.s.websocket || p.s.targets.length === 0 ? 404 : 0);
     if (status) {
@@ -304,7 +321,20 @@ export function createHandlers(getState: () => RuleState) {
     proxyUpgrade(req, socket, head, proxyContext(state, p, {})).catch(() => socket.destroy());
   };
 
-  return { onRequest, onUpgrade, requestCount: () => requests };
+  /**
+   * A 401 to a request that brought credentials is a wrong guess; one without them is the
+   * browser's first ask, not a failure. The address is the rule's client address: a forwarded
+   * one only from the peers its client-IP settings trust. True when that guess got the peer
+   * itself refused by the lists (never a proxy speaking for the client), so its connection ends.
+   */
+  const noteAuthFailure = (refused: ReturnType<typeof refusal>, p: Prepared, req: ServeRequest): boolean => {
+    if (refused?.[0] !== 401 || req.headers.authorization === undefined || !safety) return false;
+    const ip = p.vars.clientIP;
+    safety.authFailed(ip);
+    return ip === p.peer && safety.admits !== undefined && !safety.admits(ip);
+  };
+
+  return { onRequest, onUpgrade, admits: safety?.admits, requestCount: () => requests };
 }
 
 const UPGRADE_TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' };

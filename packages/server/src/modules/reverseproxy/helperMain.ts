@@ -27,6 +27,8 @@ const send = (m: FromHelper) => process.send?.(m);
 
 let pending: RelayedLine[] = [];
 let dropped = 0;
+/** Client addresses of wrong basic-auth credentials since the last report (bounded like the lines). */
+let authFailures: string[] = [];
 
 /** Writes a site's lines into the next report, at the level the sub rule asks for. */
 class RelayLog implements SiteLog {
@@ -120,7 +122,12 @@ function setRule(rule: ReverseproxyRule): void {
     return;
   }
   const next = { state } as Served;
-  const handlers = createHandlers(() => next.state);
+  // No `admits`: the server process asked the security lists before it handed a connection over.
+  const handlers = createHandlers(() => next.state, {
+    authFailed: (ip) => {
+      if (authFailures.length < MAX_PENDING_LINES) authFailures.push(ip);
+    },
+  });
   next.requests = handlers.requestCount;
   next.listener = new HttpListener(handlers, resolver, listenOptions(rule), undefined, guard);
   rules.set(rule.key, next);
@@ -142,10 +149,12 @@ const reporter = setInterval(() => {
     traffic[key] = [t.bytesIn, t.bytesOut, r.requests(), t.connections];
   }
   const trafficText = JSON.stringify(traffic);
-  if (!pending.length && !dropped && n === lastConnections && trafficText === lastTraffic) return;
+  if (!pending.length && !dropped && !authFailures.length && n === lastConnections && trafficText === lastTraffic)
+    return;
   if (dropped) pending.push(['', '', 3, `helper ${process.pid}: ${dropped} log lines dropped (too many)`, Date.now()]);
-  send({ t: 'report', lines: pending, connections: n, traffic });
+  send({ t: 'report', lines: pending, connections: n, traffic, ...(authFailures.length ? { authFailures } : {}) });
   pending = [];
+  authFailures = [];
   dropped = 0;
   lastConnections = n;
   lastTraffic = trafficText;

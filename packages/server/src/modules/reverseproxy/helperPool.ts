@@ -18,6 +18,8 @@ export interface HelperPoolOptions {
   certs?: CertResolver;
   /** A log line a helper wrote for one of the rules' sites. */
   onLine(line: RelayedLine): void;
+  /** Wrong basic-auth credentials a helper saw from this client address (the security lists' auto-ban). */
+  onAuthFailure?(ip: string): void;
   /** Connections the server process itself serves now (over all rules). */
   connectionsHere(): number;
   /** How busy things were since the last call (tests give their own; default: `loadMeter()`). */
@@ -247,6 +249,7 @@ export class HelperPool {
         this.opts.log.info(`web service helper process ${child.pid} started`);
       } else if (m.t === 'report') {
         for (const line of m.lines) this.opts.onLine(line);
+        for (const ip of m.authFailures ?? []) this.opts.onAuthFailure?.(ip);
         h.connections = m.connections;
         h.traffic = m.traffic ?? {};
         if (m.connections > 0) h.idleSince = 0;

@@ -26,5 +26,15 @@ export type HelperTraffic = [number, number, number, number];
 
 export type FromHelper =
   | { t: 'ready' }
-  /** Log lines since the last report, the connections the helper has open now, and its figures per rule key. */
-  | { t: 'report'; lines: RelayedLine[]; connections: number; traffic: Record<string, HelperTraffic> };
+  /**
+   * Log lines since the last report, the connections the helper has open now, its figures per rule
+   * key, and the client addresses of wrong basic-auth credentials since then, one per failure
+   * (auto-ban of the security lists counts them in the server process).
+   */
+  | {
+      t: 'report';
+      lines: RelayedLine[];
+      connections: number;
+      traffic: Record<string, HelperTraffic>;
+      authFailures?: string[];
+    };

@@ -114,6 +114,7 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
           certs: this.ctx.certs,
           onLine: ([ruleKey, siteKey, level, text, at, code, params]) =>
             this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at, code, params),
+          onAuthFailure: (ip) => this.ctx.safe.failure(ip),
           connectionsHere: () => {
             let n = 0;
             for (const s of this.slots.values()) n += s.listener?.connectionCount ?? 0;
@@ -217,7 +218,10 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
     if (!slot.handlers) {
       // The handlers read the slot's current state: a reload swaps it, not the listener.
       const current = slot;
-      slot.handlers = plane.code.createHandlers(() => current.state as RuleState);
+      slot.handlers = plane.code.createHandlers(() => current.state as RuleState, {
+        admits: (ip) => this.ctx.safe.admits(ip),
+        authFailed: (ip) => this.ctx.safe.failure(ip),
+      });
     }
     if (slot.listener && slot.bound === bindKey(rule)) {
       slot.listener.configure(listenOptions(rule));

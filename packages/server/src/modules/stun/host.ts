@@ -16,6 +16,11 @@ export interface MappingHost {
   retrySec(): number;
   timeoutMs(): number;
   line(level: RuleLogLevel, code: StunLogCode, params: Record<string, unknown>): void;
+  /**
+   * The global security lists (ctx.safe.admits): may a client at `ip` open a forwarded connection
+   * or UDP session? Asked first, before a byte is read; the lists log their own refusals.
+   */
+  admits(ip: string): boolean;
   addressChanged(mapping: Mapping, previous: Endpoint | undefined): void;
   setTimeout(fn: () => void, ms: number): NodeJS.Timeout;
   signal: AbortSignal;

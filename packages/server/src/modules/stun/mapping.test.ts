@@ -45,6 +45,7 @@ function host(): MappingHost & {
     line: (_level, code, params) => lines.push([code, params]),
     addressChanged: (m, prev) =>
       changes.push([`${m.public?.address}:${m.public?.port}`, prev && `${prev.address}:${prev.port}`]),
+    admits: () => true,
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     signal: new AbortController().signal,
   };

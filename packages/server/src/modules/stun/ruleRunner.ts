@@ -127,6 +127,10 @@ export class RuleRunner implements MappingHost {
       });
   }
 
+  admits(ip: string): boolean {
+    return this.shared.ctx.safe.admits(ip);
+  }
+
   setTimeout(fn: () => void, ms: number): NodeJS.Timeout {
     return this.shared.ctx.setTimeout(fn, ms);
   }

@@ -33,6 +33,12 @@ export interface FrontHooks {
   log(level: 2 | 3 | 4 | 5, code: WebdavLogLine, params: Record<string, unknown>): void;
   /** The address `client` was refused (logged at most once a minute per address by the caller). */
   refused(client: string, why: WebdavRefusal): void;
+  /**
+   * The global security lists (ctx.safe) for the request's client: the listener asked them for the
+   * peer at accept, this asks again for the client a trusted proxy names, and for a peer banned
+   * since its connection opened (guessing on a kept-alive connection). They log their refusals.
+   */
+  admits(client: string): boolean;
 }
 
 /** Methods an anonymous client may use on public mounts when anonymous read is on. */
@@ -146,6 +152,10 @@ export class Front {
     const why = state.rules.refusal(client);
     if (why) {
       this.hooks.refused(client, why);
+      sendPage(res, 403, '', {}, head);
+      return;
+    }
+    if (!this.hooks.admits(client)) {
       sendPage(res, 403, '', {}, head);
       return;
     }

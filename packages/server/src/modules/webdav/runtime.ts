@@ -91,6 +91,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
       auth: ctx.auth,
       log: (level, code, params) => this.line(level, code, params),
       refused: (ip, why) => this.refused(ip, why),
+      admits: (ip) => ctx.safe.admits(ip),
     });
   }
 
@@ -161,7 +162,11 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
   private async rebind(config: WebdavConfig): Promise<void> {
     await this.closeListener();
     const listener = new HttpListener(
-      { onRequest: this.front.handle, onUpgrade: (_req, socket) => socket.destroy() },
+      {
+        onRequest: this.front.handle,
+        onUpgrade: (_req, socket) => socket.destroy(),
+        admits: (ip) => this.ctx.safe.admits(ip),
+      },
       this.ctx.certs,
       listenOptions(config),
       undefined,

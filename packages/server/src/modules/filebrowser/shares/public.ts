@@ -321,6 +321,8 @@ async function passwordPost(
   }
   if (!good) {
     const { lockedMs } = svc.throttle.settle(c.ip, share.key, 'failure');
+    // Auto-ban counts wrong share passwords with every other service's failed sign-ins.
+    rt.ctx.safe.failure(c.ip);
     rt.line(3, 'sharePasswordWrong', { client: c.ip, storage: share.storage, path: share.path });
     if (lockedMs > 0) rt.line(3, 'sharePasswordLocked', { client: c.ip, seconds: Math.ceil(lockedMs / 1000) });
     return page(c, 401, passwordPage(c.lang, base, word(c.lang, 'wrong')));

@@ -48,6 +48,12 @@ async function pass(s: FtpSession, password: string): Promise<void> {
   await delay(s.host.limits.failDelayMs);
   if (s.isClosed) return;
   s.reply(530, 'Login incorrect');
+  // Auto-ban counted this guess (ctx.auth tells the lists): a banned address guesses no further here.
+  if (!s.host.admits(s.ip)) {
+    s.reply(421, 'Your address is refused; closing the connection');
+    s.close();
+    return;
+  }
   if (s.loginFailures >= s.host.limits.maxLoginFailures) {
     s.host.log(3, 'tooManyFailures', { client: s.client, count: s.loginFailures });
     s.reply(421, 'Too many failed logins; closing the connection');

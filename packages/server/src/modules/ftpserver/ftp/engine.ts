@@ -36,6 +36,8 @@ export interface EngineDeps {
   config(): FtpserverConfig;
   storages: Pick<StorageService, 'get'>;
   auth: Pick<ServiceAuth, 'check'>;
+  /** The global security lists (ctx.safe.admits), asked at every accept before the module's own rules. */
+  admits(ip: string): boolean;
   certs: Pick<CertResolver, 'contextFor'>;
   log: RuleLog;
   limits?: Partial<EngineLimits>;
@@ -77,7 +79,10 @@ export class FtpEngine implements SessionHost {
   constructor(private readonly deps: EngineDeps) {
     this.limits = { ...DEFAULT_ENGINE_LIMITS, ...deps.limits };
     const c = () => deps.config();
-    this.passive = new PassivePorts(() => ({ min: c().passive.portMin, max: c().passive.portMax }));
+    this.passive = new PassivePorts(
+      () => ({ min: c().passive.portMin, max: c().passive.portMax }),
+      (ip) => deps.admits(ip),
+    );
     this.tls = { certs: deps.certs, certificate: () => c().tls.certificate };
     this.guard = new ConnectionGuard(
       'ftp server',
@@ -100,6 +105,12 @@ export class FtpEngine implements SessionHost {
     raw.on('error', () => {});
     const ip = bare(raw.remoteAddress ?? '');
     const client = ip.includes(':') ? `[${ip}]:${raw.remotePort}` : `${ip}:${raw.remotePort}`;
+    // The lists log their own refusals (once a minute per address); no line of ours on top.
+    if (ip && !this.deps.admits(ip)) {
+      this.counters.refused++;
+      reset(raw);
+      return;
+    }
     const refusedBy = this.refusal(ip);
     if (refusedBy) {
       this.counters.refused++;
@@ -245,6 +256,10 @@ export class FtpEngine implements SessionHost {
 
   isLan(ip: string): boolean {
     return isLanAddress(ip);
+  }
+
+  admits(ip: string): boolean {
+    return this.deps.admits(ip);
   }
 
   async resolveAnnounce(host: string): Promise<string | undefined> {

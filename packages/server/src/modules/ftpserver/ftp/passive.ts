@@ -15,7 +15,14 @@ export interface PortRange {
 export class PassivePorts {
   private readonly held = new Set<number>();
 
-  constructor(readonly range: () => PortRange) {}
+  constructor(
+    readonly range: () => PortRange,
+    /**
+     * The global security lists (ctx.safe.admits). Only the control connection's peer is taken,
+     * and it passed them at accept; asked again in case it was banned since.
+     */
+    private readonly admits: (ip: string) => boolean = () => true,
+  ) {}
 
   get inUse(): number {
     return this.held.size;
@@ -44,7 +51,7 @@ export class PassivePorts {
         if (code === 'EADDRINUSE' || code === 'EACCES') continue;
         throw err;
       }
-      return new PassiveListener(server, port, opts, () => this.held.delete(port));
+      return new PassiveListener(server, port, opts, () => this.held.delete(port), this.admits);
     }
     return undefined;
   }
@@ -73,6 +80,7 @@ export class PassiveListener {
     readonly port: number,
     private readonly opts: PassiveOptions,
     private readonly release: () => void,
+    private readonly admits: (ip: string) => boolean = () => true,
   ) {
     server.on('connection', (s) => this.accept(s));
     server.on('error', () => this.close());
@@ -86,9 +94,16 @@ export class PassiveListener {
       reset(s);
       return;
     }
-    if (bare(s.remoteAddress ?? '') !== bare(this.opts.peer)) {
-      this.opts.onForeign(bare(s.remoteAddress ?? ''));
+    const peer = bare(s.remoteAddress ?? '');
+    if (peer !== bare(this.opts.peer)) {
+      this.opts.onForeign(peer);
       reset(s);
+      return;
+    }
+    // Refused by the lists (they log it): the transfer fails now, as if the client never came.
+    if (!this.admits(peer)) {
+      reset(s);
+      this.close();
       return;
     }
     this.socket = s;

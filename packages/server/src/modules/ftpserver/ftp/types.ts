@@ -70,6 +70,8 @@ export interface SessionHost {
   tls: TlsSource;
   passive: PassivePorts;
   isLan(ip: string): boolean;
+  /** The global security lists (ctx.safe): may `ip` still connect (a guess may just have banned it)? */
+  admits(ip: string): boolean;
   /** An announced host name resolved to IPv4 (undefined: not resolvable now). */
   resolveAnnounce(host: string): Promise<string | undefined>;
   log(level: LogLevel, code: string, params: Record<string, unknown>): void;

@@ -32,6 +32,7 @@ function host(targetPort: number, extra: Partial<StunRule> = {}): MappingHost {
     timeoutMs: () => 5000,
     line: () => undefined,
     addressChanged: () => undefined,
+    admits: () => true,
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     signal: new AbortController().signal,
   };

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { normalizeIp } from '../../../core/http/clientIp.js';
 import { admit, Occupancy, ProxyStats, type Scope } from '../../../core/relay/limits.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from '../../../core/relay/tcpRelay.js';
 import type { MappingHost } from '../host.js';
@@ -27,6 +28,12 @@ export class TcpForwarder {
   }
 
   accept(raw: net.Socket): void {
+    const ip = normalizeIp(raw.remoteAddress);
+    if (ip && !this.host.admits(ip)) {
+      this.stats.refused++;
+      raw.resetAndDestroy();
+      return;
+    }
     const rule = this.host.rule();
     const who = `${raw.remoteAddress}:${raw.remotePort}`;
     this.scope.caps = { tcp: rule.maxConnections, udp: 0, perIp: rule.perIpMaxConnections };

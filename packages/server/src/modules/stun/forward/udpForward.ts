@@ -1,6 +1,7 @@
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIp } from '@lucky/shared';
+import { normalizeIp } from '../../../core/http/clientIp.js';
 import { admit, Occupancy, ProxyStats, type Scope } from '../../../core/relay/limits.js';
 import type { MappingHost } from '../host.js';
 
@@ -79,6 +80,11 @@ export class UdpForwarder {
   }
 
   private open(key: string, from: dgram.RemoteInfo): Session | undefined {
+    // No session for an address the security lists refuse (they log it).
+    if (!this.host.admits(normalizeIp(from.address))) {
+      this.stats.refused++;
+      return undefined;
+    }
     const rule = this.host.rule();
     this.scope.caps = { tcp: 0, udp: rule.maxConnections, perIp: rule.perIpMaxConnections };
     const ok = admit('udp', from.address, [this.scope]);
