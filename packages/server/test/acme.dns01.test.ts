@@ -2,7 +2,9 @@
 // PowerDNS (its HTTP API) and BIND (RFC 2136 with TSIG), a wildcard with its apex, CNAME
 // delegation of `_acme-challenge`, the TXT removed afterwards, and failures with coded reasons
 // (the provider refusing the write, a TXT that never shows at the name server asked).
+import { acmeCertificateSchema } from '@lucky/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authoritativeServers } from '../src/modules/acme/dns01.js';
 import { type AcmeServer, startAcmeServer } from './acme-helpers.js';
 import { type BindPeer, type PdnsPeer, queryTxt, startBind, startPdns } from './dns-peers.js';
 import { type PebblePeer, startPebble } from './pebble.js';
@@ -105,7 +107,18 @@ describe('ACME DNS-01 with pebble', () => {
     expect(await queryTxt(bind.port, 'acme.target.home.test')).toEqual([]);
   });
 
-  it('a refused DNS write fails with dnsWriteFailed and backs off', async () => {
+  it("finds the zone's authoritative servers by walking up the labels to its NS (BIND)", async () => {
+    const dns = acmeCertificateSchema.shape.dns.parse({});
+    const lab = { resolvers: [`127.0.0.1:${bind.port}`], port: bind.port };
+    expect(await authoritativeServers('_acme-challenge.deep.deleg.home.test', dns, lab)).toEqual([
+      `127.0.0.1:${bind.port}`,
+    ]);
+    await expect(authoritativeServers('_acme-challenge.elsewhere.invalid', dns, lab)).rejects.toMatchObject({
+      reason: { code: 'authoritativeUnknown', params: { record: '_acme-challenge.elsewhere.invalid' } },
+    });
+  });
+
+  it('a refused DNS write fails with dnsWriteFailed and backs off; fixed, it tries again at once', async () => {
     const account = await s.addAccount(viaPdns);
     const key = await s.addCertificate({
       name: 'refused',
@@ -120,6 +133,16 @@ describe('ACME DNS-01 with pebble', () => {
     expect(c.status.failures).toBe(1);
     // The next try waits the back-off's first step (5 minutes).
     expect(Date.parse(c.status.nextRenewalAt) - Date.parse(c.status.lastAttemptAt)).toBeGreaterThanOrEqual(299_000);
+    // The admin fixes the secret: the certificate tries again at once, not after the back-off.
+    const { key: _k, status: _s, ...input } = c;
+    const put = await s.call('PUT', `/api/acme/certificates/${key}`, {
+      ...input,
+      dns: { ...input.dns, secret: pdns.apiKey },
+    });
+    expect(put.body.ret, JSON.stringify(put.body)).toBe(0);
+    const fixed = await s.until(key, 'valid');
+    expect(fixed.status.failures).toBe(0);
+    expect(fixed.status.lastError).toBeUndefined();
   });
 
   it('a TXT that never shows at the name server asked fails with propagationTimeout, and is removed', async () => {

@@ -27,6 +27,8 @@ interface Stub {
   kit: CaKit;
   orders: { replaces?: string }[];
   fail?: OrderFailure;
+  /** While set, new orders wait for it. */
+  gate?: Promise<void>;
   ari?: { start: string; end: string; retryAfter?: number };
 }
 
@@ -36,6 +38,7 @@ function stubKit(): Stub {
     register: async () => 'https://ca.test/acct/1',
     newOrder: async (_ids, replaces) => {
       if (stub.fail) throw stub.fail;
+      await stub.gate;
       stub.orders.push({ replaces });
       return { url: 'o', status: 'ready', authorizations: [], finalize: 'f' };
     },
@@ -53,6 +56,7 @@ function stubKit(): Stub {
     certId: () => 'aki.serial',
     keyAuthorization: (t) => `${t}.thumb`,
     dns01Value: (t) => t,
+    close: async () => {},
   };
   stub.kit = {
     session: () => session,
@@ -63,7 +67,7 @@ function stubKit(): Stub {
   return stub;
 }
 
-async function runtime(stub: Stub, now: () => number) {
+async function runtime(stub: Stub, now: () => number, names = ['stub.test']) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'lucky-acme-sched-'));
   dirs.push(dir);
   const store = new Map<string, string>();
@@ -83,7 +87,7 @@ async function runtime(stub: Stub, now: () => number) {
     accounts: [
       { key: 'A', name: 'a', ca: 'custom', directoryUrl: 'https://ca.test/dir', accountKeyPem: 'k', accountUrl: 'u' },
     ],
-    certificates: [{ key: 'C', name: 'c', account: 'A', names: ['stub.test'] }],
+    certificates: names.map((n, i) => ({ key: i ? `C${i}` : 'C', name: `c${i}`, account: 'A', names: [n] })),
   });
   return { rt, dir, config, cert: config.certificates[0] };
 }
@@ -144,6 +148,26 @@ describe('ACME scheduler', () => {
       const wait = Date.parse(v.nextRenewalAt ?? '') - Date.parse(v.lastAttemptAt ?? '');
       expect(wait).toBeGreaterThanOrEqual(3 * 3600_000 - 1000);
       expect(wait).toBeLessThan(3 * 3600_000 + 60_000);
+    } finally {
+      await rt.stop();
+    }
+  });
+
+  it('runs at most two orders at once, one per certificate', async () => {
+    const stub = stubKit();
+    let open = () => {};
+    stub.gate = new Promise((r) => {
+      open = r;
+    });
+    const { rt, config } = await runtime(stub, Date.now, ['a.test', 'b.test', 'c.test']);
+    await rt.start(config);
+    try {
+      const states = () => config.certificates.map((c) => rt.view(c).state);
+      expect(states().filter((x) => x === 'ordering')).toHaveLength(2);
+      expect(states().filter((x) => x === 'pending')).toHaveLength(1);
+      expect(rt.issueNow('C')).toBe('busy');
+      open();
+      await waitFor(() => states().every((x) => x === 'valid'), { timeout: 5000 });
     } finally {
       await rt.stop();
     }

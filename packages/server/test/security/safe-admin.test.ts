@@ -126,9 +126,7 @@ describe('auto-ban', () => {
         sources: ['admin'],
       },
     ]);
-    expect(logLines().some((l) => l.includes('198.18.4.2 banned for 30 min after 3 failed logins (admin)'))).toBe(
-      true,
-    );
+    expect(logLines().some((l) => l.includes('198.18.4.2 banned for 30 min after 3 failed logins (admin)'))).toBe(true);
     const t = await ok('POST', '/api/safe/test', { ip: '198.18.4.2' });
     expect(t).toMatchObject({ allowed: false, rule: 'ban', ban: { ip: '198.18.4.2' } });
     now += 30 * 60_000;

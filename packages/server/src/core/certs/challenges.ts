@@ -27,6 +27,11 @@ export class ChallengeBoard {
     return this.tokens.get(token);
   }
 
+  /** Tokens waiting now (the admin listener lets CAs outside the LAN in while there are some). */
+  get size(): number {
+    return this.tokens.size;
+  }
+
   /** Every token and its key authorization (a web service helper process gets a copy). */
   entries(): [string, string][] {
     return [...this.tokens];

@@ -27,7 +27,8 @@ export function webLimitsOf(base: BaseSettings): ListenerLimits {
 /**
  * With internet access off, only LAN peers reach the admin port: others are reset at accept,
  * before TLS or HTTP. Trusted proxies pass too (the client they name is checked per request), and
- * everyone while a module serves public pages outside the LAN (ModuleDefinition.publicPaths).
+ * everyone while a module serves public pages outside the LAN (ModuleDefinition.publicPaths) or
+ * an ACME order waits for an HTTP-01 fetch (certs/challenges.ts).
  */
 export function adminAdmission(core: Core): AdmissionRules {
   let proxies: readonly string[] | undefined;
@@ -51,7 +52,10 @@ export function adminAdmission(core: Core): AdmissionRules {
         isLanAddress(ip) ||
         isProxy(ip) ||
         core.modules.publicOutsideLan() ||
-        core.store.get().safe.knock.enabled
+        core.store.get().safe.knock.enabled ||
+        // An ACME order waits for an HTTP-01 fetch the console may answer (its CA is outside the
+        // LAN); onRequest answers such peers the board's tokens and nothing else.
+        core.challenges.size > 0
       );
     },
     listed(ip) {

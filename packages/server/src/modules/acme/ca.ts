@@ -59,6 +59,8 @@ export interface CaSession {
   certId(certPem: string): string;
   keyAuthorization(token: string): string;
   dns01Value(token: string): string;
+  /** Lets the session's connections go (after each order, revocation or ARI question). */
+  close(): Promise<void>;
 }
 
 export interface CaSessionOptions {

@@ -54,9 +54,15 @@ export async function recordName(name: string, dns: DnsSettings): Promise<string
  * NS of the closest enclosing zone (walking up the labels with the system resolver), each
  * resolved to its addresses.
  */
-export async function authoritativeServers(record: string, dns: DnsSettings): Promise<string[]> {
+export async function authoritativeServers(
+  record: string,
+  dns: DnsSettings,
+  /** Tests only: the resolver the walk asks (else the system's) and the port the NS answer on (else 53). */
+  lab: { resolvers?: string[]; port?: number } = {},
+): Promise<string[]> {
   if (dns.nameservers.length) return dns.nameservers.map(serverSpec).filter((s): s is string => !!s);
-  const r = resolver(undefined, 4000);
+  const r = resolver(lab.resolvers, 4000);
+  const at = (ip: string) => (lab.port ? (ip.includes(':') ? `[${ip}]:${lab.port}` : `${ip}:${lab.port}`) : ip);
   const labels = record.split('.');
   let lastError = 'no NS record above the name';
   for (let i = 0; i < labels.length - 1; i++) {
@@ -79,7 +85,7 @@ export async function authoritativeServers(record: string, dns: DnsSettings): Pr
         }
       }
     }
-    if (addresses.length) return [...new Set(addresses)];
+    if (addresses.length) return [...new Set(addresses.map(at))];
     lastError = `the name servers of ${zone} (${ns.join(', ')}) have no address`;
   }
   throw new OrderFailure(reason('authoritativeUnknown', { record, detail: lastError }));

@@ -26,7 +26,7 @@ export const clientKit: CaKit = {
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
     });
-    // One session per order or call: its connections go when the caller's signal ends it too.
+    // One session per order or call: closed by the caller, or when its signal ends it.
     opts.signal.addEventListener('abort', () => void client.close(), { once: true });
     return {
       register: async (o) =>
@@ -59,6 +59,7 @@ export const clientKit: CaKit = {
       certId: (pem) => certIdOf(pem),
       keyAuthorization: (token) => client.keyAuthorization(token),
       dns01Value: (token) => client.dns01Value(token),
+      close: () => client.close(),
     };
   },
   generateKey: (type) => generateKeyPem(type),

@@ -24,6 +24,8 @@ import { type AcmeReason, detailOf, OrderFailure, reason } from './reasons.js';
 import { backoffMs, covers, nextTry, pickInWindow } from './schedule.js';
 import { AcmeStateFile, type CertState, statusFields } from './state.js';
 
+const closeAll = (sessions: CaSession[]) => Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
+
 /** Orders running at once (each certificate has at most one). */
 export const MAX_PARALLEL_ORDERS = 2;
 /** The scheduler looks at every certificate this often (and at start, reload, after each order). */
@@ -89,6 +91,10 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       // A removed or switched-off certificate's order stops; a removed one leaves the store too.
       if (!now?.enabled) this.running.get(c.key)?.abort.abort();
       if (!now) await this.ctx.certStore.remove(c.key).catch(() => false);
+      // A failing certificate the admin changed (a fixed DNS secret, another port) tries again now,
+      // not after the back-off its old settings earned.
+      else if (this.state.get(c.key).failures > 0 && JSON.stringify(now) !== JSON.stringify(c))
+        await this.state.update(c.key, (st) => ({ ...st, failures: 0, nextRenewalAt: undefined }));
     }
     this.webhooks.keep(keys);
     await this.state.retain(keys);
@@ -153,9 +159,10 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     if (!cert || !pem) return reason('revokeFailed', { detail: 'not issued' });
     this.running.get(key)?.abort.abort();
     await this.settled(key);
+    const opened: CaSession[] = [];
     try {
       const account = this.accountOf(cert);
-      const session = await this.sessionFor(account, this.ctx.signal);
+      const session = await this.sessionFor(account, this.ctx.signal, opened);
       await session.revoke(pem, ACME_REVOKE_REASONS[why]);
     } catch (err) {
       const r =
@@ -165,6 +172,8 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       const out = r.code === 'caProblem' ? reason('revokeFailed', { detail: r.params?.detail ?? r.text }) : r;
       this.line(2, 'failed', { cert: cert.name, reason: out.text });
       return out;
+    } finally {
+      await closeAll(opened);
     }
     await this.ctx.certStore.remove(key);
     await this.state.update(key, (s) => ({
@@ -222,9 +231,14 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
   }
 
   /** A session of the account, registered at the CA first when it is not yet (one registration at a time). */
-  private async sessionFor(account: AcmeAccount, signal: AbortSignal, step?: (s: Step) => void): Promise<CaSession> {
-    const make = (accountUrl?: string) =>
-      this.opts.kit.session({
+  private async sessionFor(
+    account: AcmeAccount,
+    signal: AbortSignal,
+    opened: CaSession[],
+    step?: (s: Step) => void,
+  ): Promise<CaSession> {
+    const make = (accountUrl?: string) => {
+      const session = this.opts.kit.session({
         directoryUrl: account.ca === 'custom' ? account.directoryUrl : ACME_CA_INFO[account.ca].directory,
         accountKeyPem: account.accountKeyPem,
         ...(accountUrl ? { accountUrl } : {}),
@@ -232,6 +246,9 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
         timeoutMs: this.config.httpTimeout * 1000,
         signal,
       });
+      opened.push(session);
+      return session;
+    };
     if (!account.accountKeyPem) throw new OrderFailure(reason('accountMissing', {}));
     if (account.accountUrl) return make(account.accountUrl);
     let pending = this.registering.get(account.key);
@@ -270,9 +287,10 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     const now = () => new Date(this.now()).toISOString();
     await this.state.update(cert.key, (s) => ({ ...s, lastAttemptAt: now() }));
     const signal = run.abort.signal;
+    const opened: CaSession[] = [];
     try {
       const account = this.accountOf(cert);
-      const session = await this.sessionFor(account, signal, (s) => {
+      const session = await this.sessionFor(account, signal, opened, (s) => {
         run.step = s;
       });
       this.line(4, 'orderStarted', { names: cert.names.join(', '), type: cert.challenge });
@@ -356,6 +374,8 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       this.line(2, 'failed', { cert: cert.name, reason: r.text });
       this.line(4, 'retryAt', { cert: cert.name, at });
       await this.webhook(cert, 'failure', before.notAfter ?? '', r.text, signal);
+    } finally {
+      await closeAll(opened);
     }
   }
 
@@ -432,8 +452,9 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
     const pem = this.ctx.certStore.certPem(cert.key);
     if (!pem) return;
     this.ariAsking.add(cert.key);
+    const opened: CaSession[] = [];
     try {
-      const session = await this.sessionFor(this.accountOf(cert), this.ctx.signal);
+      const session = await this.sessionFor(this.accountOf(cert), this.ctx.signal, opened);
       const info = await session.renewalInfo(pem);
       const checkAt = new Date(this.now() + (info?.retryAfter ? info.retryAfter * 1000 : ARI_RECHECK_MS)).toISOString();
       await this.state.update(cert.key, (s) => {
@@ -459,6 +480,7 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
       }));
     } finally {
       this.ariAsking.delete(cert.key);
+      await closeAll(opened);
     }
   }
 

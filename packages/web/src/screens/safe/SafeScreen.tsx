@@ -1,16 +1,19 @@
-// Security (/safe): sessions, two-factor login, API tokens, access from outside, certificates,
-// the audit log. The open tab is in the address (`#/safe?tab=audit`), so a link can name it.
+// Security (/safe): sessions, two-factor login, API tokens, access from outside, the IP lists,
+// the knock URL, auto-ban, certificates, the audit log. The open tab is in the address (`#/safe?tab=audit`), so a link can name it.
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { AccessTab } from './AccessTab';
 import { ApiTokensTab } from './ApiTokensTab';
 import { AuditTab } from './AuditTab';
+import { BansTab } from './BansTab';
 import { CertsTab } from './CertsTab';
+import { KnockTab } from './KnockTab';
+import { ListsTab } from './ListsTab';
 import { SessionsTab } from './SessionsTab';
 import { TwoFATab } from './TwoFATab';
 
-const TABS = ['login', '2fa', 'tokens', 'access', 'certs', 'audit'];
+const TABS = ['login', '2fa', 'tokens', 'access', 'lists', 'knock', 'bans', 'certs', 'audit'];
 
 export default function SafeScreen() {
   const { t } = useTranslation();
@@ -32,6 +35,9 @@ export default function SafeScreen() {
           { key: '2fa', label: t('safe.tab2fa'), children: <TwoFATab /> },
           { key: 'tokens', label: t('safe.tabTokens'), children: <ApiTokensTab /> },
           { key: 'access', label: t('safe.tabAccess'), children: <AccessTab /> },
+          { key: 'lists', label: t('safe.lists_tab'), children: <ListsTab /> },
+          { key: 'knock', label: t('safe.knock_tab'), children: <KnockTab /> },
+          { key: 'bans', label: t('safe.bans_tab'), children: <BansTab /> },
           { key: 'certs', label: t('safe.tabCerts'), children: <CertsTab /> },
           { key: 'audit', label: t('safe.tabAudit'), children: <AuditTab /> },
         ]}
