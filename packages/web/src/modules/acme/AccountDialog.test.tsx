@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
@@ -53,7 +54,7 @@ describe('account dialog', () => {
     await pickCa('ZeroSSL');
     await userEvent.click(screen.getByTestId('acme-account-save'));
     const kid = screen.getByTestId('acme-account-eab-kid');
-    const text = '该 CA 需要外部账户绑定(EAB):密钥 ID 和 HMAC 密钥';
+    const text = i18next.t('acme.err_eabRequired');
     expect(await within(itemOf(kid)).findByText(text)).toBeTruthy();
     expect(within(itemOf(screen.getByTestId('acme-account-eab-hmac'))).getByText(text)).toBeTruthy();
     expect(sent('POST')).toHaveLength(0);

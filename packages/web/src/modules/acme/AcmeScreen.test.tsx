@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
@@ -61,7 +62,11 @@ describe('ACME screen', () => {
     expect(screen.getByTestId('acme-cert-expiry-Valid1').textContent).toContain('剩余 60 天');
     expect(screen.getByText('ARI')).toBeTruthy();
     expect(screen.getByTestId('acme-cert-reason-Fail1').textContent).toBe(
-      'CA 无法通过 http-01 验证 nas.example.com:connection refused',
+      i18next.t('acme.reason_validationFailed', {
+        name: 'nas.example.com',
+        type: 'http-01',
+        detail: 'connection refused',
+      }),
     );
     expect(screen.getByTestId('acme-cert-state-Fail1').textContent).toContain('连续失败 3 次');
     expect(screen.getByTestId('acme-cert-state-Run1').textContent).toBe('申请中CA 正在验证');

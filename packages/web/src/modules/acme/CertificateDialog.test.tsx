@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
@@ -61,7 +62,9 @@ describe('certificate dialog', () => {
     const names = await typeNames('*.example.com');
     expect(await screen.findByTestId('acme-cert-wildcard-hint')).toBeTruthy();
     await save();
-    expect(await within(itemOf(names)).findByText('通配符域名(*.example.com)只能通过 DNS-01 验证')).toBeTruthy();
+    expect(
+      await within(itemOf(names)).findByText(i18next.t('acme.err_wildcardNeedsDns', { name: '*.example.com' })),
+    ).toBeTruthy();
     expect(sent('POST')).toHaveLength(0);
     // One click to DNS-01: the provider's fields show and the hint goes.
     await userEvent.click(screen.getByRole('button', { name: '改用 DNS-01' }));
@@ -75,7 +78,9 @@ describe('certificate dialog', () => {
     await userEvent.type(await screen.findByTestId('acme-cert-name'), 'bad');
     const names = await typeNames('bad_name');
     await save();
-    expect(await within(itemOf(names)).findByText('不是域名、通配符(*.example.com)或 IP 地址:bad_name')).toBeTruthy();
+    expect(
+      await within(itemOf(names)).findByText(i18next.t('acme.err_domainInvalid', { name: 'bad_name' })),
+    ).toBeTruthy();
     expect(sent('POST')).toHaveLength(0);
   });
 
