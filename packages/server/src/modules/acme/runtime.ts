@@ -111,7 +111,9 @@ export class AcmeRuntime implements ModuleRuntime<AcmeConfig> {
 
   status() {
     const certs = this.config?.certificates ?? [];
-    return { details: { certificates: certs.length, ordering: this.running.size } };
+    // On with no certificate switched on, it looks after nothing: `stopped`, never "running".
+    const state = certs.some((c) => c.enabled) ? undefined : ('stopped' as const);
+    return { ...(state ? { state } : {}), details: { certificates: certs.length, ordering: this.running.size } };
   }
 
   /** The status view of a certificate. */
