@@ -4,6 +4,7 @@ export * from './contract/index.js';
 export * from './format.js';
 export * from './limits.js';
 export * from './modules/acme.js';
+export * from './modules/cron.js';
 export * from './modules/ddns.js';
 export * from './modules/fieldIssue.js';
 export * from './modules/filebrowser.js';
@@ -14,6 +15,7 @@ export * from './modules/secretText.js';
 export * from './modules/storagemanagement.js';
 export * from './modules/stun.js';
 export * from './modules/webdav.js';
+export * from './modules/wol.js';
 // new-module: exports above this line
 export * from './modules.js';
 export * from './net.js';

@@ -33,6 +33,8 @@ export const BUILT_MODULES = [
   'ftpserver',
   'filebrowser',
   'acme',
+  'wol',
+  'cron',
   // new-module: keys above this line
 ] as const satisfies readonly ModuleKey[];
 export type BuiltModule = (typeof BUILT_MODULES)[number];

@@ -1,6 +1,7 @@
 import { BUILT_MODULES, type BuiltModule } from '@lucky/shared';
 import type { ModuleDefinition } from '../core/modules/types.js';
 import { acmeModule } from './acme/index.js';
+import { cronModule } from './cron/index.js';
 import { ddnsModule } from './ddns/index.js';
 import { filebrowserModule } from './filebrowser/index.js';
 import { ftpserverModule } from './ftpserver/index.js';
@@ -9,6 +10,7 @@ import { reverseproxyModule } from './reverseproxy/index.js';
 import { storagemanagementModule } from './storagemanagement/index.js';
 import { stunModule } from './stun/index.js';
 import { webdavModule } from './webdav/index.js';
+import { wolModule } from './wol/index.js';
 
 // new-module: imports above this line
 
@@ -28,6 +30,8 @@ const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
   ftpserver: ftpserverModule,
   filebrowser: filebrowserModule,
   acme: acmeModule,
+  wol: wolModule,
+  cron: cronModule,
   // new-module: definitions above this line
 };
 

@@ -23,6 +23,8 @@ export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   ftpserver: { screen: lazy(() => import('../modules/ftpserver/FtpserverScreen')) },
   filebrowser: { screen: lazy(() => import('../modules/filebrowser/FilebrowserScreen')) },
   acme: { screen: lazy(() => import('../modules/acme/AcmeScreen')) },
+  wol: { screen: lazy(() => import('../modules/wol/WolScreen')) },
+  cron: { screen: lazy(() => import('../modules/cron/CronScreen')) },
   // new-module: screens above this line
 };
 
