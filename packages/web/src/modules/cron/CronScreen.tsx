@@ -1,124 +1,201 @@
-// The cron screen: the module switch, the item list with each item's switch, and the
-// add / edit dialog. Server refusals land on their field in the user's language.
-import {
-  type CronItemInput,
-  type CronItemResponse,
-  type CronItemView,
-  type CronListResponse,
-  SECRET_MASK,
-} from '@lucky/shared';
+// The scheduled-task screen: the module switch, import / export, and the task list — schedule in
+// words and raw, next run (display zone), last result, the task's switch, run now, history, edit,
+// delete. The dialog and the history drawer are their own files.
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import type { CronSchedule, CronTaskView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
-import { useState } from 'react';
+import { App, Button, Card, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { del, get, post, put } from '../../api/client';
-import { useFormErrors } from '../../hooks/useFormErrors';
-
-const BASE = 'api/cron';
-const listKey = ['cron', 'items'] as const;
+import { saveBlob } from '../../api/client';
+import { formatTime, useDisplayTimeZone } from '../../components/time';
+import { htmlLang, isLanguage } from '../../i18n';
+import { cronKeys, deleteTask, exportTasks, fetchTasks, importTasks, runTask, switchModule, switchTask } from './api';
+import { parseSchedule } from './cronFields';
+import { describeSchedule } from './describe';
+import { RESULT_COLORS } from './format';
+import { HistoryDrawer } from './HistoryDrawer';
+import { TaskDialog } from './TaskDialog';
+import { tasksOfExport } from './taskForm';
+import './cron.css';
 
 export default function CronScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  useDisplayTimeZone();
+  const lang = htmlLang(isLanguage(i18n.language) ? i18n.language : 'zh_CN');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const list = useQuery({
-    queryKey: listKey,
-    queryFn: ({ signal }) => get<CronListResponse>(`${BASE}/items`, { signal }),
+    queryKey: cronKeys.list,
+    queryFn: ({ signal }) => fetchTasks(signal),
+    refetchInterval: 5000,
   });
-  const [editing, setEditing] = useState<CronItemView | 'new' | undefined>();
-  const [form] = Form.useForm<CronItemInput>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['cron'] });
+  const [editing, setEditing] = useState<CronTaskView | 'new' | undefined>();
+  const [history, setHistory] = useState<{ key: string; name: string } | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: cronKeys.all });
 
-  // The one form-error hook: a refusal beside its field in the user's language (cron.err_<code>),
-  // anything else as a message; a success clears them.
-  const errors = useFormErrors(form, { ns: 'cron' });
-
-  const open = (item: CronItemView | 'new') => {
-    setEditing(item);
-    form.resetFields();
-    if (item !== 'new') form.setFieldsValue(item);
-  };
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      if (editing === 'new') await post<CronItemResponse>(`${BASE}/items`, values, { silent: true });
-      else if (editing)
-        await put<CronItemResponse>(`${BASE}/items/${encodeURIComponent(editing.key)}`, values, { silent: true });
-      errors.clear();
-      setEditing(undefined);
-      void message.success(t('cron.saved'));
-      await refresh();
-    } catch (err) {
-      errors.show(err);
-    }
-  };
-  const act = async (fn: () => Promise<unknown>) => {
+  /** A call whose failure the request client has already shown in the user's language. */
+  const act = async (fn: () => Promise<unknown>, done?: string) => {
     try {
       await fn();
-      await refresh();
+      if (done) void message.success(done);
     } catch {
-      // Not silent: the request client has shown the failure in the user's language.
-      await refresh();
+      // shown by the client
     }
+    await refresh();
+  };
+
+  const doExport = () =>
+    act(async () => {
+      const data = await exportTasks();
+      saveBlob(
+        new Blob([JSON.stringify({ tasks: data.tasks }, null, 2)], { type: 'application/json' }),
+        'lucky-cron-tasks.json',
+      );
+    });
+  const doImport = async (file: File) => {
+    const tasks = tasksOfExport(await file.text());
+    if (!tasks) {
+      void message.error(t('cron.ui_importNotExport'));
+      return;
+    }
+    await act(async () => {
+      const r = await importTasks(tasks, 'add');
+      void message.success(t('cron.ui_imported', { count: r.added }));
+    });
+  };
+
+  const scheduleWords = (s: CronSchedule) => {
+    if (s.kind === 'interval') return t('cron.ui_everyInterval', { every: s.every, unit: t(`cron.ui_unit_${s.unit}`) });
+    const parsed = parseSchedule(s.expression);
+    return parsed ? describeSchedule(t, lang, parsed) : '';
   };
 
   const data = list.data;
+  const tasks = data?.list ?? [];
   return (
     <Card
       title={t('menu.cron')}
       data-testid="cron-screen"
+      className="cron-screen"
       extra={
-        <Space>
-          <span>{t('cron.moduleSwitch')}</span>
+        <Space wrap>
+          <span>{t('cron.ui_moduleSwitch')}</span>
           <Switch
             data-testid="cron-module-switch"
             checked={data?.enabled ?? false}
             loading={list.isLoading}
-            onChange={(on) => act(() => put(`api/modules/cron/enabled`, { enabled: on }))}
+            onChange={(on) => act(() => switchModule(on))}
           />
-          <Button type="primary" data-testid="cron-add" onClick={() => open('new')}>
-            {t('cron.add')}
-          </Button>
         </Space>
       }
     >
-      <Table<CronItemView>
+      <Space wrap className="cron-toolbar">
+        <Button type="primary" icon={<PlusOutlined />} data-testid="cron-add" onClick={() => setEditing('new')}>
+          {t('cron.ui_add')}
+        </Button>
+        <Button icon={<UploadOutlined />} data-testid="cron-import" onClick={() => fileInput.current?.click()}>
+          {t('cron.ui_import')}
+        </Button>
+        <Button icon={<DownloadOutlined />} data-testid="cron-export" disabled={tasks.length === 0} onClick={doExport}>
+          {t('cron.ui_export')}
+        </Button>
+        {data?.timeZone && (
+          <Typography.Text type="secondary" data-testid="cron-zone">
+            {t('cron.ui_zone', { zone: data.timeZone })}
+          </Typography.Text>
+        )}
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="cron-import-file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void doImport(file);
+          }}
+        />
+      </Space>
+      <Table<CronTaskView>
         rowKey="key"
         size="small"
         loading={list.isLoading}
-        dataSource={data?.list ?? []}
-        locale={{ emptyText: t('cron.empty') }}
+        dataSource={tasks}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('cron.ui_empty') }}
         columns={[
-          { title: t('cron.name'), dataIndex: 'name' },
+          { title: t('cron.col_name'), dataIndex: 'name', render: (v: string) => <strong>{v}</strong> },
           {
-            title: t('cron.host'),
-            dataIndex: 'host',
-            render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
+            title: t('cron.col_schedule'),
+            dataIndex: 'schedule',
+            render: (s: CronSchedule) => (
+              <div className="cron-schedule-cell">
+                <div>{scheduleWords(s)}</div>
+                {s.kind === 'cron' && <code className="cron-mono">{s.expression}</code>}
+              </div>
+            ),
           },
           {
-            title: t('cron.enabled'),
+            title: t('cron.col_nextRun'),
+            render: (_v, task) =>
+              task.status.nextRun ? (
+                <span data-testid="cron-next-run">{formatTime(task.status.nextRun)}</span>
+              ) : (
+                <Typography.Text type="secondary">—</Typography.Text>
+              ),
+          },
+          {
+            title: t('cron.col_lastRun'),
+            render: (_v, task) => <LastRun task={task} />,
+          },
+          {
+            title: t('cron.col_enabled'),
             dataIndex: 'enabled',
-            render: (on: boolean, item) => (
+            render: (on: boolean, task) => (
               <Switch
                 size="small"
                 checked={on}
-                onChange={(v) => act(() => put(`${BASE}/items/${encodeURIComponent(item.key)}/enable`, { enabled: v }))}
+                data-testid={`cron-task-switch-${task.key}`}
+                onChange={(v) => act(() => switchTask(task.key, v))}
               />
             ),
           },
           {
             title: t('common.actions'),
-            render: (_v, item) => (
-              <Space>
-                <Button size="small" onClick={() => open(item)}>
-                  {t('cron.edit')}
+            render: (_v, task) => (
+              <Space size={4} wrap>
+                <Button
+                  size="small"
+                  data-testid="cron-run"
+                  onClick={() =>
+                    act(async () => {
+                      const r = await runTask(task.key);
+                      void message.info(t(`cron.ui_runOutcome_${r.outcome}`));
+                    })
+                  }
+                >
+                  {t('cron.ui_runNow')}
+                </Button>
+                <Button
+                  size="small"
+                  data-testid="cron-history-open"
+                  onClick={() => setHistory({ key: task.key, name: task.name })}
+                >
+                  {t('cron.ui_history')}
+                </Button>
+                <Button size="small" data-testid="cron-edit" onClick={() => setEditing(task)}>
+                  {t('cron.ui_edit')}
                 </Button>
                 <Popconfirm
-                  title={t('cron.deleteConfirm', { name: item.name })}
-                  onConfirm={() => act(() => del(`${BASE}/items/${encodeURIComponent(item.key)}`))}
+                  title={t('cron.ui_deleteConfirm', { name: task.name })}
+                  onConfirm={() => act(() => deleteTask(task.key))}
                 >
-                  <Button size="small" danger>
-                    {t('cron.delete')}
+                  <Button size="small" danger data-testid="cron-delete">
+                    {t('cron.ui_delete')}
                   </Button>
                 </Popconfirm>
               </Space>
@@ -126,39 +203,35 @@ export default function CronScreen() {
           },
         ]}
       />
-      <Modal
-        open={editing !== undefined}
-        title={t(editing === 'new' ? 'cron.add' : 'cron.edit')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        onOk={save}
-        onCancel={() => setEditing(undefined)}
-        destroyOnHidden
-      >
-        <Form
-          form={form}
-          layout="vertical"
-          onValuesChange={errors.onValuesChange}
-          initialValues={{ name: '', host: '', secret: '', enabled: true }}
-        >
-          <Form.Item
-            name="name"
-            label={t('cron.name')}
-            rules={[{ required: true, message: t('cron.err_nameRequired') }]}
-          >
-            <Input data-testid="cron-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="host" label={t('cron.host')}>
-            <Input data-testid="cron-host" />
-          </Form.Item>
-          <Form.Item name="secret" label={t('cron.secret')} extra={t('cron.secretHint', { mask: SECRET_MASK })}>
-            <Input.Password data-testid="cron-secret" autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('cron.enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Form>
-      </Modal>
+      <TaskDialog
+        task={editing}
+        otherNames={tasks.filter((x) => editing === 'new' || x.key !== editing?.key).map((x) => x.name)}
+        onClose={() => setEditing(undefined)}
+        onSaved={() => {
+          setEditing(undefined);
+          void refresh();
+        }}
+      />
+      <HistoryDrawer task={history} onClose={() => setHistory(null)} />
     </Card>
+  );
+}
+
+function LastRun({ task }: { task: CronTaskView }) {
+  const { t } = useTranslation();
+  const { lastRun, running, queued } = task.status;
+  return (
+    <Space size={4} wrap data-testid="cron-last-run">
+      {running > 0 && <Tag color="processing">{t('cron.ui_running')}</Tag>}
+      {queued && <Tag>{t('cron.ui_queued')}</Tag>}
+      {lastRun ? (
+        <>
+          <Tag color={RESULT_COLORS[lastRun.result]}>{t(`cron.ui_result_${lastRun.result}`)}</Tag>
+          <Typography.Text type="secondary">{formatTime(lastRun.start)}</Typography.Text>
+        </>
+      ) : (
+        running === 0 && <Typography.Text type="secondary">{t('cron.ui_neverRun')}</Typography.Text>
+      )}
+    </Space>
   );
 }

@@ -2,15 +2,7 @@
 // text, names and Sunday-as-7 read as numbers, and what the pickers cannot show is refused rather
 // than turned into a different schedule.
 import { describe, expect, it } from 'vitest';
-import {
-  everyField,
-  fieldProblem,
-  fieldText,
-  parseField,
-  parseSchedule,
-  type Schedule,
-  scheduleText,
-} from './cronFields';
+import { everyField, fieldText, parseField, parseSchedule, type Schedule, scheduleText } from './cronFields';
 
 describe('parseField', () => {
   it('reads the four shapes', () => {
@@ -59,13 +51,6 @@ describe('fieldText', () => {
     expect(fieldText('minute', { ...base, mode: 'range', from: 5, to: 10 })).toBe('5-10');
     expect(fieldText('minute', { ...base, mode: 'step', step: 15 })).toBe('*/15');
     expect(fieldText('minute', { ...base, mode: 'step', from: 5, to: 59, step: 15 })).toBe('5-59/15');
-  });
-
-  it('flags a field that makes no sense yet', () => {
-    const base = everyField('hour');
-    expect(fieldProblem({ ...base, mode: 'values', values: [] })).toBe('noValues');
-    expect(fieldProblem({ ...base, mode: 'range', from: 10, to: 2 })).toBe('rangeBackwards');
-    expect(fieldProblem({ ...base, mode: 'range', from: 2, to: 10 })).toBeUndefined();
   });
 });
 

@@ -118,12 +118,5 @@ export function scheduleText(schedule: Schedule): string {
   return FIELD_NAMES.map((n) => fieldText(n, schedule[n])).join(' ');
 }
 
-/** A field the pickers hold that makes no sense yet (an empty value list, a range backwards). */
-export function fieldProblem(spec: FieldSpec): 'noValues' | 'rangeBackwards' | undefined {
-  if (spec.mode === 'values' && spec.values.length === 0) return 'noValues';
-  if ((spec.mode === 'range' || spec.mode === 'step') && spec.from > spec.to) return 'rangeBackwards';
-  return undefined;
-}
-
 /** A schedule to start a new task with: every day at 03:00. */
 export const DEFAULT_EXPRESSION = '0 3 * * *';

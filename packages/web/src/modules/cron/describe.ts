@@ -7,10 +7,10 @@ export type Translate = (key: string, params?: Record<string, unknown>) => strin
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Month and weekday names in the UI language (Intl knows both; no table of our own). */
-function monthName(lang: string, m: number): string {
+export function monthName(lang: string, m: number): string {
   return new Intl.DateTimeFormat(lang, { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2024, m - 1, 1));
 }
-function weekdayName(lang: string, d: number): string {
+export function weekdayName(lang: string, d: number): string {
   // 2024-01-07 was a Sunday.
   return new Intl.DateTimeFormat(lang, { weekday: 'short', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 7 + d));
 }
