@@ -1,109 +1,23 @@
-import {
-  CRON_SECRETS,
-  type CronConfig,
-  type CronItem,
-  type CronItemResponse,
-  type CronItemView,
-  type CronListResponse,
-  cronIssues,
-  cronItemInputSchema,
-  enabledBodySchema,
-  maskSecrets,
-} from '@lucky/shared';
+import type { CronConfig, CronListResponse } from '@lucky/shared';
 import type { Routes } from '../../core/http/registry.js';
-import { fieldFailure } from '../../core/http/reply.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 
-const itemSecrets = CRON_SECRETS.map((p) => p.replace(/^items\.\*\./, ''));
-const view = (item: CronItem): CronItemView => maskSecrets(item, itemSecrets);
-
-const refuse = (field: string, code: 'nameTaken' | 'itemNotFound', status = 400) =>
-  fieldFailure({ field, code, params: {}, msg: cronIssues.describe(code) }, status);
-
-/** REST calls of the cron module: /api/cron/items … (bodies parsed by the registry). */
+/** REST calls of the cron module: /api/cron/… (bodies parsed by the registry). */
 export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void {
-  const serial = serialQueue();
-  const find = (config: CronConfig, key: string) => {
-    const item = config.items.find((i) => i.key === key);
-    if (!item) throw refuse('key', 'itemNotFound', 404);
-    return item;
-  };
-  const uniqueName = (config: CronConfig, name: string, key?: string) => {
-    if (config.items.some((i) => i.name === name && i.key !== key)) throw refuse('name', 'nameTaken');
-  };
-
   r.add({
     method: 'GET',
-    path: '/api/cron/items',
+    path: '/api/cron/tasks',
     access: 'token',
-    summary: 'Cron: the module switch and every item (secrets masked)',
+    summary: 'Cron: the module switch and every task with its status',
     handler: (): CronListResponse => {
       const config = api.config();
-      return { ret: 0, enabled: config.enabled, list: config.items.map(view) };
+      return {
+        ret: 0,
+        enabled: config.enabled,
+        historySize: config.historySize,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        list: config.tasks.map((t) => ({ ...t, status: { running: 0, queued: false } })),
+      };
     },
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/cron/items',
-    access: 'token',
-    summary: 'Cron: add an item (the server assigns its key)',
-    body: cronItemInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronItemResponse> => {
-        const prev = api.config();
-        uniqueName(prev, input.body.name);
-        const item = { ...input.body, key: newKey(prev.items) };
-        await api.saveConfig({ ...prev, items: [...prev.items, item] });
-        return { ret: 0, item: view(find(api.config(), item.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/cron/items/:key',
-    access: 'token',
-    summary: 'Cron: replace an item (a secret sent back masked is kept)',
-    body: cronItemInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronItemResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        uniqueName(prev, input.body.name, old.key);
-        const item = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, items: prev.items.map((i) => (i.key === old.key ? item : i)) });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/cron/items/:key/enable',
-    access: 'token',
-    summary: 'Cron: switch an item on or off',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronItemResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const items = prev.items.map((i) => (i.key === old.key ? { ...i, enabled: input.body.enabled } : i));
-        await api.saveConfig({ ...prev, items });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/cron/items/:key',
-    access: 'token',
-    summary: 'Cron: delete an item',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, items: prev.items.filter((i) => i.key !== old.key) });
-        return { ret: 0 };
-      }),
   });
 }

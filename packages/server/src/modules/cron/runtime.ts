@@ -1,30 +1,21 @@
 import type { CronConfig } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 
-/**
- * The running module. The supervisor starts it only while the module switch is on, calls
- * `reload` with each saved config (after the routes' checks), and stops it on shutdown.
- */
 export class CronRuntime implements ModuleRuntime<CronConfig> {
   private config: CronConfig | undefined;
-
   constructor(private readonly ctx: ModuleContext) {}
-
   async start(config: CronConfig): Promise<void> {
     this.config = config;
-    this.ctx.log.info(`started with ${config.items.length} items`);
+    void this.ctx;
   }
-
   async reload(next: CronConfig): Promise<void> {
     this.config = next;
   }
-
   async stop(): Promise<void> {
     this.config = undefined;
   }
-
   status() {
-    const items = this.config?.items ?? [];
-    return { details: { items: items.length, enabled: items.filter((i) => i.enabled).length } };
+    const on = (this.config?.tasks ?? []).filter((t) => t.enabled).length;
+    return on === 0 ? { state: 'stopped' as const, reason: { code: 'noTasks' } } : { details: { tasks: on } };
   }
 }
