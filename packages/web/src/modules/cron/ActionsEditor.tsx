@@ -152,7 +152,12 @@ function ActionFields({ index, action }: { index: number; action: CronActionInpu
           {item(
             'env',
             t('cron.ui_env'),
-            <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} className="cron-mono" placeholder="NAME=value" />,
+            <Input.TextArea
+              autoSize={{ minRows: 1, maxRows: 6 }}
+              className="cron-mono"
+              placeholder="NAME=value"
+              data-testid={`cron-action-${index}-env`}
+            />,
             t('cron.ui_envHint'),
           )}
           {item('cwd', t('cron.ui_cwd'), <Input className="cron-mono" placeholder={t('cron.ui_cwdPlaceholder')} />)}

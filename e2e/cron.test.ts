@@ -1,0 +1,165 @@
+// The scheduled-task screen against the built program: a task with a command action made through
+// the dialog (the expression typed, then changed with a picker; the server's next five runs shown
+// as it changes), listed with its schedule in words and its next run; run now; its history shows
+// the run with the command's output. Screenshots in both languages, at 1300 px and phone width,
+// and dark.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../packages/server/test/wait.js';
+import {
+  apiLogin,
+  callApi,
+  chooseOption,
+  en,
+  launchBrowser,
+  newPage,
+  type Program,
+  shot,
+  startProgram,
+  zh,
+} from './harness.js';
+
+let browser: Browser;
+let program: Program;
+let token: string;
+const pages: Page[] = [];
+
+const api = (method: string, p: string, body?: unknown) => callApi(program.base, token, method, p, body);
+
+beforeAll(async () => {
+  [browser, program] = await Promise.all([launchBrowser(), startProgram()]);
+  token = await apiLogin(program.base);
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await program?.stop();
+});
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.context().close();
+});
+
+type Lang = 'zh_CN' | 'en_US';
+async function open(lang: Lang, width = 1300, height = 900, theme = 'light'): Promise<Page> {
+  const { page } = await newPage(browser, width, height);
+  pages.push(page);
+  await page.addInitScript(
+    ([lang, token, theme]) => localStorage.setItem('lucky', JSON.stringify({ lang, token, theme })),
+    [lang, token, theme] as const,
+  );
+  await page.goto(`${program.base}/#/cron`);
+  await page.getByTestId('cron-screen').waitFor();
+  return page;
+}
+
+/** The listed times of the preview, once there are five. */
+async function fiveRuns(page: Page): Promise<string[]> {
+  const items = page.getByTestId('cron-next-runs').locator('li');
+  await waitFor(async () => (await items.count()) === 5, { timeout: 10_000, what: 'five next runs' });
+  return items.allInnerTexts();
+}
+
+describe('scheduled-task screen', () => {
+  it('a command task made in the dialog shows its next runs, runs now, and its history holds the output', async () => {
+    const page = await open('zh_CN');
+    expect(await page.title()).toBe(`Lucky | ${zh.title.cron}`);
+    await page.getByTestId('cron-add').click();
+    await page.locator('#cron-dialog-save').waitFor();
+
+    // Nothing but a name missing: refused beside the name, nothing sent.
+    await page.locator('#cron-dialog-save').click();
+    await page
+      .locator('.ant-form-item')
+      .filter({ has: page.getByTestId('cron-task-name') })
+      .getByText(zh.cron.err_nameRequired)
+      .waitFor();
+
+    await page.getByTestId('cron-task-name').fill('greeting');
+    // Typed: the pickers follow the text, and the preview its new reading.
+    await page.getByTestId('cron-expression').fill('*/5 * * * *');
+    await waitFor(
+      async () => (await page.getByTestId('cron-field-minute-mode').innerText()).trim() === zh.cron.ui_mode_step,
+      {
+        timeout: 5000,
+        what: 'the minute picker showing the step',
+      },
+    );
+    const everyFive = await fiveRuns(page);
+    for (const t of everyFive) expect(t).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d[05]:00$/);
+
+    // Picked: the text follows the picker (hour 3 only), and so does the preview.
+    await chooseOption(page, 'cron-field-hour-mode', zh.cron.ui_mode_range);
+    await waitFor(async () => (await page.getByTestId('cron-expression').inputValue()) === '*/5 0-23 * * *', {
+      timeout: 5000,
+      what: 'the expression following the hour picker',
+    });
+    await page.getByTestId('cron-expression').fill('30 2 * * *');
+    await waitFor(async () => (await page.getByTestId('cron-words').innerText()).includes('02:30'), {
+      timeout: 5000,
+      what: 'the words following the text',
+    });
+    await waitFor(async () => (await fiveRuns(page)).every((t) => t.endsWith('02:30:00')), {
+      timeout: 10_000,
+      what: 'the preview at 02:30',
+    });
+
+    // A wrong expression: the server's reason under the text.
+    await page.getByTestId('cron-expression').fill('61 * * * *');
+    await page.getByTestId('cron-preview-error').waitFor();
+    await page.getByTestId('cron-expression').fill('30 2 * * *');
+    await fiveRuns(page);
+
+    await page.getByTestId('cron-action-0-command').fill('echo "hello from $GREETING"');
+    await page.getByTestId('cron-action-0-env').fill('GREETING=cron');
+    await shot(page, 'cron-dialog-1300-zh', { fullPage: false });
+    await page.locator('#cron-dialog-save').click();
+    await page.locator('#cron-dialog-save').waitFor({ state: 'detached' });
+
+    const listed = await api('GET', '/api/cron/tasks');
+    expect(listed.list).toHaveLength(1);
+    const task = listed.list[0];
+    expect(task).toMatchObject({
+      name: 'greeting',
+      schedule: { kind: 'cron', expression: '30 2 * * *' },
+      actions: [{ type: 'shell', command: 'echo "hello from $GREETING"', env: 'GREETING=cron' }],
+    });
+    await page.getByTestId('cron-next-run').waitFor();
+    expect(await page.getByTestId('cron-next-run').innerText()).toMatch(/ 02:30:00$/);
+
+    // Run now; the history drawer shows the run, and the command's output inside it.
+    await page.getByTestId('cron-run').click();
+    await page.getByTestId('cron-history-open').click();
+    const drawer = page.getByTestId('cron-history');
+    await drawer.getByText(zh.cron.ui_result_ok).waitFor({ timeout: 15_000 });
+    await drawer.locator('.ant-table-row-expand-icon').first().click();
+    const output = drawer.getByTestId('cron-run-output').first();
+    await output.waitFor();
+    expect(await output.innerText()).toContain('hello from cron');
+    await shot(page, 'cron-history-1300-zh', { fullPage: false });
+    await drawer.locator('.ant-drawer-close').click();
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByTestId('cron-last-run').getByText(zh.cron.ui_result_ok).waitFor();
+    await shot(page, 'cron-list-1300-zh');
+  });
+
+  it('reads in English, dark and at phone width', async () => {
+    const shots: [Lang, number, string][] = [
+      ['en_US', 1300, 'light'],
+      ['zh_CN', 390, 'light'],
+      ['en_US', 390, 'dark'],
+    ];
+    for (const [lang, width, theme] of shots) {
+      const page = await open(lang, width, 900, theme);
+      const words = lang === 'en_US' ? en : zh;
+      await page.getByTestId('cron-screen').getByText('greeting').waitFor();
+      await shot(page, `cron-list-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`);
+      await page.getByTestId('cron-edit').click();
+      await page.getByTestId('cron-task-name').waitFor();
+      expect(await page.getByTestId('cron-words').innerText()).toContain('02:30');
+      await fiveRuns(page);
+      await page.getByText(words.cron.dialog_editTitle).waitFor();
+      await shot(page, `cron-dialog-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`, { fullPage: false });
+      await page.context().close();
+      pages.splice(pages.indexOf(page), 1);
+    }
+  });
+});
