@@ -22,7 +22,8 @@ const SWITCHABLE = BUILT_MODULES.filter((m) => m !== 'cron');
 
 export function ActionsEditor({ form }: { form: FormInstance }) {
   const { t } = useTranslation();
-  const actions = Form.useWatch('actions', form) as CronActionInput[] | undefined;
+  // `preserve`: no item is named `actions` itself (each action's fields are), yet the list is watched whole.
+  const actions = Form.useWatch('actions', { form, preserve: true }) as CronActionInput[] | undefined;
   const list = actions ?? [];
   const setList = (next: CronActionInput[]) => form.setFieldValue('actions', next);
 

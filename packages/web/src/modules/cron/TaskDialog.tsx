@@ -3,7 +3,7 @@
 // refusal of the server lands on its field in the user's language.
 import { CRON_MISSED_POLICIES, CRON_OVERLAP_POLICIES, type CronTaskInput, type CronTaskView } from '@lucky/shared';
 import { App, Form, Input, Modal, Radio, Switch } from 'antd';
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { useWindowSize } from '../../hooks/useWindowSize';
@@ -35,11 +35,11 @@ export function TaskDialog({ task, otherNames, onClose, onSaved }: TaskDialogPro
       field.startsWith('schedule') ? ['schedule'] : field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
   });
 
-  useEffect(() => {
-    if (task === undefined) return;
-    form.resetFields();
-    form.setFieldsValue(task === 'new' ? newTask() : taskToInput(task));
-  }, [task, form]);
+  // The form is made anew for each opening (destroyOnHidden), from these values.
+  const initial = useMemo(
+    () => (task === undefined ? undefined : task === 'new' ? newTask() : taskToInput(task)),
+    [task],
+  );
 
   const save = async () => {
     try {
@@ -81,7 +81,13 @@ export function TaskDialog({ task, otherNames, onClose, onSaved }: TaskDialogPro
       destroyOnHidden
       data-testid="cron-dialog"
     >
-      <Form form={form} layout="vertical" onValuesChange={errors.onValuesChange} className="cron-form">
+      <Form
+        form={form}
+        initialValues={initial}
+        layout="vertical"
+        onValuesChange={errors.onValuesChange}
+        className="cron-form"
+      >
         <div className="cron-row">
           <Form.Item
             name="name"
