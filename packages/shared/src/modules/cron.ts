@@ -51,6 +51,7 @@ export const CRON_MESSAGES = {
   folderInvalid: 'the backup folder is an absolute path',
   importInvalid: 'the file is not an export of scheduled tasks: {detail}',
   moduleDisabled: 'the scheduled-task module is switched off',
+  secretMaskUnmatched: 'this field shows ****** for stored secrets that no longer fit it; type the secret again',
 } as const;
 export type CronIssueCode = keyof typeof CRON_MESSAGES;
 export const cronIssues = issueKit(CRON_MESSAGES);
@@ -86,7 +87,7 @@ export const CRON_LOG = {
   queued: 'task {task}: queued behind the running run',
   missedRun: 'task {task}: the run due at {at} was missed while the program was off; running it now',
   missedSkipped: 'task {task}: the run due at {at} was missed while the program was off; skipped',
-  backupWritten: 'task {task}: configuration backed up to {path} ({removed} old removed)',
+  backupWritten: 'task {task}: configuration backed up to {path}',
   moduleSwitched: 'task {task}: module {module} switched {state}',
   stateUnreadable: 'the state file could not be read, last runs are forgotten: {detail}',
 } as const;
