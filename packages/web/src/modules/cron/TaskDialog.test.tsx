@@ -94,7 +94,8 @@ describe('TaskDialog', () => {
     const post = net.fn.mock.calls.find(
       ([url, init]) => String(url).split('?')[0] === 'api/cron/tasks' && (init as RequestInit).method === 'POST',
     );
-    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({
+    expect(post).toBeDefined();
+    expect(JSON.parse(String((post?.[1] as RequestInit | undefined)?.body))).toEqual({
       name: 'nightly',
       enabled: true,
       schedule: { kind: 'cron', expression: '0 3 * * *' },
