@@ -142,22 +142,24 @@ describe('scheduled-task screen', () => {
   });
 
   it('reads in English, dark and at phone width', async () => {
-    const shots: [Lang, number, string][] = [
-      ['en_US', 1300, 'light'],
-      ['zh_CN', 390, 'light'],
-      ['en_US', 390, 'dark'],
+    const shots: [Lang, number, string, boolean][] = [
+      ['en_US', 1300, 'light', true],
+      ['zh_CN', 390, 'light', true],
+      ['en_US', 390, 'dark', false],
     ];
-    for (const [lang, width, theme] of shots) {
+    for (const [lang, width, theme, dialog] of shots) {
       const page = await open(lang, width, 900, theme);
       const words = lang === 'en_US' ? en : zh;
       await page.getByTestId('cron-screen').getByText('greeting').waitFor();
       await shot(page, `cron-list-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`);
-      await page.getByTestId('cron-edit').click();
-      await page.getByTestId('cron-task-name').waitFor();
-      expect(await page.getByTestId('cron-words').innerText()).toContain('02:30');
-      await fiveRuns(page);
-      await page.getByText(words.cron.dialog_editTitle).waitFor();
-      await shot(page, `cron-dialog-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`, { fullPage: false });
+      if (dialog) {
+        await page.getByTestId('cron-edit').click();
+        await page.getByTestId('cron-task-name').waitFor();
+        expect(await page.getByTestId('cron-words').innerText()).toContain('02:30');
+        await fiveRuns(page);
+        await page.getByText(words.cron.dialog_editTitle).waitFor();
+        await shot(page, `cron-dialog-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`, { fullPage: false });
+      }
       await page.context().close();
       pages.splice(pages.indexOf(page), 1);
     }

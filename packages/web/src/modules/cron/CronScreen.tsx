@@ -4,11 +4,12 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { CronSchedule, CronTaskView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../api/client';
 import { formatTime, useDisplayTimeZone } from '../../components/time';
+import { useWindowSize } from '../../hooks/useWindowSize';
 import { htmlLang, isLanguage } from '../../i18n';
 import { cronKeys, deleteTask, exportTasks, fetchTasks, importTasks, runTask, switchModule, switchTask } from './api';
 import { parseSchedule } from './cronFields';
@@ -24,6 +25,8 @@ export default function CronScreen() {
   useDisplayTimeZone();
   const lang = htmlLang(isLanguage(i18n.language) ? i18n.language : 'zh_CN');
   const { message } = App.useApp();
+  // Phone width: one card per task (a seven-column table would hide its buttons off-screen).
+  const narrow = useWindowSize().width <= 640;
   const qc = useQueryClient();
   const list = useQuery({
     queryKey: cronKeys.list,
@@ -72,6 +75,61 @@ export default function CronScreen() {
     return parsed ? describeSchedule(t, lang, parsed) : '';
   };
 
+  const buttons = (task: CronTaskView) => (
+    <Space size={4} wrap>
+      <Button
+        size="small"
+        data-testid="cron-run"
+        onClick={() =>
+          act(async () => {
+            const r = await runTask(task.key);
+            void message.info(t(`cron.ui_runOutcome_${r.outcome}`));
+          })
+        }
+      >
+        {t('cron.ui_runNow')}
+      </Button>
+      <Button
+        size="small"
+        data-testid="cron-history-open"
+        onClick={() => setHistory({ key: task.key, name: task.name })}
+      >
+        {t('cron.ui_history')}
+      </Button>
+      <Button size="small" data-testid="cron-edit" onClick={() => setEditing(task)}>
+        {t('cron.ui_edit')}
+      </Button>
+      <Popconfirm
+        title={t('cron.ui_deleteConfirm', { name: task.name })}
+        onConfirm={() => act(() => deleteTask(task.key))}
+      >
+        <Button size="small" danger data-testid="cron-delete">
+          {t('cron.ui_delete')}
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+  const enabledSwitch = (task: CronTaskView) => (
+    <Switch
+      size="small"
+      checked={task.enabled}
+      data-testid={`cron-task-switch-${task.key}`}
+      onChange={(v) => act(() => switchTask(task.key, v))}
+    />
+  );
+  const scheduleCell = (s: CronSchedule) => (
+    <div className="cron-schedule-cell">
+      <div>{scheduleWords(s)}</div>
+      {s.kind === 'cron' && <code className="cron-mono">{s.expression}</code>}
+    </div>
+  );
+  const nextRun = (task: CronTaskView) =>
+    task.status.nextRun ? (
+      <span data-testid="cron-next-run">{formatTime(task.status.nextRun)}</span>
+    ) : (
+      <Typography.Text type="secondary">—</Typography.Text>
+    );
+
   const data = list.data;
   const tasks = data?.list ?? [];
   return (
@@ -119,90 +177,58 @@ export default function CronScreen() {
           }}
         />
       </Space>
-      <Table<CronTaskView>
-        rowKey="key"
-        size="small"
-        loading={list.isLoading}
-        dataSource={tasks}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('cron.ui_empty') }}
-        columns={[
-          { title: t('cron.col_name'), dataIndex: 'name', render: (v: string) => <strong>{v}</strong> },
-          {
-            title: t('cron.col_schedule'),
-            dataIndex: 'schedule',
-            render: (s: CronSchedule) => (
-              <div className="cron-schedule-cell">
-                <div>{scheduleWords(s)}</div>
-                {s.kind === 'cron' && <code className="cron-mono">{s.expression}</code>}
+      {narrow ? (
+        <div className="cron-cards">
+          {tasks.length === 0 && !list.isLoading && <Empty description={t('cron.ui_empty')} />}
+          {tasks.map((task) => (
+            <Card key={task.key} size="small" title={task.name} extra={enabledSwitch(task)} className="cron-card">
+              {scheduleCell(task.schedule)}
+              <div className="cron-card-line">
+                <Typography.Text type="secondary">{t('cron.col_nextRun')}</Typography.Text> {nextRun(task)}
               </div>
-            ),
-          },
-          {
-            title: t('cron.col_nextRun'),
-            render: (_v, task) =>
-              task.status.nextRun ? (
-                <span data-testid="cron-next-run">{formatTime(task.status.nextRun)}</span>
-              ) : (
-                <Typography.Text type="secondary">—</Typography.Text>
-              ),
-          },
-          {
-            title: t('cron.col_lastRun'),
-            render: (_v, task) => <LastRun task={task} />,
-          },
-          {
-            title: t('cron.col_enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean, task) => (
-              <Switch
-                size="small"
-                checked={on}
-                data-testid={`cron-task-switch-${task.key}`}
-                onChange={(v) => act(() => switchTask(task.key, v))}
-              />
-            ),
-          },
-          {
-            title: t('common.actions'),
-            render: (_v, task) => (
-              <Space size={4} wrap>
-                <Button
-                  size="small"
-                  data-testid="cron-run"
-                  onClick={() =>
-                    act(async () => {
-                      const r = await runTask(task.key);
-                      void message.info(t(`cron.ui_runOutcome_${r.outcome}`));
-                    })
-                  }
-                >
-                  {t('cron.ui_runNow')}
-                </Button>
-                <Button
-                  size="small"
-                  data-testid="cron-history-open"
-                  onClick={() => setHistory({ key: task.key, name: task.name })}
-                >
-                  {t('cron.ui_history')}
-                </Button>
-                <Button size="small" data-testid="cron-edit" onClick={() => setEditing(task)}>
-                  {t('cron.ui_edit')}
-                </Button>
-                <Popconfirm
-                  title={t('cron.ui_deleteConfirm', { name: task.name })}
-                  onConfirm={() => act(() => deleteTask(task.key))}
-                >
-                  <Button size="small" danger data-testid="cron-delete">
-                    {t('cron.ui_delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
+              <div className="cron-card-line">
+                <Typography.Text type="secondary">{t('cron.col_lastRun')}</Typography.Text> <LastRun task={task} />
+              </div>
+              {buttons(task)}
+            </Card>
+          ))}
+        </div>
+      ) : (
+        <Table<CronTaskView>
+          rowKey="key"
+          size="small"
+          loading={list.isLoading}
+          dataSource={tasks}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: t('cron.ui_empty') }}
+          columns={[
+            { title: t('cron.col_name'), dataIndex: 'name', render: (v: string) => <strong>{v}</strong> },
+            {
+              title: t('cron.col_schedule'),
+              dataIndex: 'schedule',
+              render: (s: CronSchedule) => scheduleCell(s),
+            },
+            {
+              title: t('cron.col_nextRun'),
+              render: (_v, task) => nextRun(task),
+            },
+            {
+              title: t('cron.col_lastRun'),
+              render: (_v, task) => <LastRun task={task} />,
+            },
+            {
+              title: t('cron.col_enabled'),
+              dataIndex: 'enabled',
+              render: (_on: boolean, task) => enabledSwitch(task),
+            },
+            {
+              title: t('common.actions'),
+              render: (_v, task) => buttons(task),
+            },
+          ]}
+        />
+      )}
       <TaskDialog
         task={editing}
         otherNames={tasks.filter((x) => editing === 'new' || x.key !== editing?.key).map((x) => x.name)}

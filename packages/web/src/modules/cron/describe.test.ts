@@ -18,7 +18,7 @@ const words = (lng: 'en_US' | 'zh_CN', expr: string) =>
 
 describe('describeSchedule', () => {
   it('says a daily time', () => {
-    expect(words('en_US', '30 2 * * *')).toBe('every day, at 02:30');
+    expect(words('en_US', '30 2 * * *')).toBe('Every day, at 02:30');
     expect(words('zh_CN', '30 2 * * *')).toBe('每天，02:30');
   });
 
@@ -28,10 +28,10 @@ describe('describeSchedule', () => {
   });
 
   it('says every minute without a day', () => {
-    expect(words('en_US', '* * * * *')).toBe('every minute');
+    expect(words('en_US', '* * * * *')).toBe('Every minute');
   });
 
   it('names months and days of the month', () => {
-    expect(words('en_US', '0 8 1,15 1 *')).toBe('on day 1, 15 of the month, in Jan, at 08:00');
+    expect(words('en_US', '0 8 1,15 1 *')).toBe('On day 1, 15 of the month, in Jan, at 08:00');
   });
 });

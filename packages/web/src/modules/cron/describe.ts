@@ -54,5 +54,7 @@ export function describeSchedule(t: Translate, lang: string, s: Schedule): strin
   ].filter(Boolean);
   // "every day" only where a time of day is named; "every minute" / "every hour" say it already.
   if (dates.length === 0 && s.hour.mode !== 'every') dates.push(t('cron.ui_w_everyDay'));
-  return [...dates, ...time].join(t('cron.ui_wordSep'));
+  const words = [...dates, ...time].join(t('cron.ui_wordSep'));
+  // A sentence's first letter (no change for Chinese).
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
