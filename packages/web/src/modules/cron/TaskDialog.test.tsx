@@ -49,13 +49,14 @@ describe('TaskDialog', () => {
     open();
     const expr = (await screen.findByTestId('cron-expression')) as HTMLInputElement;
     expect(expr.value).toBe('0 3 * * *');
-    expect(await screen.findAllByRole('listitem')).toHaveLength(5);
+    // Generous waits: the preview comes after the typing pause, slow on a loaded machine.
+    expect(await screen.findAllByRole('listitem', {}, { timeout: 15_000 })).toHaveLength(5);
     expect(screen.getByTestId('cron-words').textContent).toBe('每天，03:00');
 
     setText(expr, '*/15 * * * 1-5');
     expect(within(screen.getByTestId('cron-field-minute-mode')).getByText(zh.ui_mode_step)).toBeTruthy();
     expect(within(screen.getByTestId('cron-field-weekday-mode')).getByText(zh.ui_mode_range)).toBeTruthy();
-    await waitFor(() => expect(previewed).toContain('*/15 * * * 1-5'));
+    await waitFor(() => expect(previewed).toContain('*/15 * * * 1-5'), { timeout: 15_000 });
 
     // A picker rewrites the text: the step of the minute field from 15 to 20.
     const stepBox = screen.getByTestId('cron-field-minute-step');
@@ -72,7 +73,7 @@ describe('TaskDialog', () => {
   it("shows the server's reason when the preview refuses the expression", async () => {
     open();
     setText(await screen.findByTestId('cron-expression'), '61 * * * *');
-    const error = await screen.findByTestId('cron-preview-error');
+    const error = await screen.findByTestId('cron-preview-error', {}, { timeout: 15_000 });
     expect(error.textContent).toBe(zh.err_expressionInvalid.replace('{{detail}}', 'minute 61'));
   });
 
@@ -90,7 +91,7 @@ describe('TaskDialog', () => {
 
     setText(screen.getByTestId('cron-task-name'), 'nightly');
     await userEvent.click(document.getElementById('cron-dialog-save') as HTMLElement);
-    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    await waitFor(() => expect(onSaved).toHaveBeenCalled(), { timeout: 15_000 });
     const post = net.fn.mock.calls.find(
       ([url, init]) => String(url).split('?')[0] === 'api/cron/tasks' && (init as RequestInit).method === 'POST',
     );
