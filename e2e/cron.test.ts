@@ -158,6 +158,19 @@ describe('scheduled-task screen', () => {
         expect(await page.getByTestId('cron-words').innerText()).toContain('02:30');
         await fiveRuns(page);
         await page.getByText(words.cron.dialog_editTitle).waitFor();
+        if (width === 1300) {
+          // Every other kind of action, as the dialog shows it; the module action's pickers list
+          // what the modules offer (GET /api/modules/actions).
+          for (const type of ['http', 'module', 'action', 'backup'] as const) {
+            await page.getByTestId('cron-add-action').click();
+            await page.getByRole('menuitem', { name: words.cron[`ui_type_${type}`] }).click();
+          }
+          await page.getByTestId('cron-action-4').waitFor();
+          await page.getByTestId('cron-action-3').locator('.ant-select').nth(1).click();
+          await page.locator('.ant-select-dropdown:visible').getByTitle(words.menu.ddns, { exact: true }).waitFor();
+          await page.keyboard.press('Escape');
+          await shot(page, `cron-dialog-actions-${width}-en`);
+        }
         await shot(page, `cron-dialog-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`, { fullPage: false });
       }
       await page.context().close();

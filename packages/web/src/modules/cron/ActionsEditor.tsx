@@ -114,7 +114,6 @@ export function ActionsEditor({ form }: { form: FormInstance }) {
             items: CRON_ACTION_TYPES.map((type) => ({
               key: type,
               label: t(`cron.ui_type_${type}`),
-              'data-testid': `cron-add-action-${type}`,
             })),
             onClick: ({ key }) => setList([...list, newAction(key as CronActionType)]),
           }}

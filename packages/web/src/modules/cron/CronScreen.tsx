@@ -28,10 +28,11 @@ export default function CronScreen() {
   // Phone width: one card per task (a seven-column table would hide its buttons off-screen).
   const narrow = useWindowSize().width <= 640;
   const qc = useQueryClient();
+  // Faster while a task runs, so its end (result, next run) shows soon after it comes.
   const list = useQuery({
     queryKey: cronKeys.list,
     queryFn: ({ signal }) => fetchTasks(signal),
-    refetchInterval: 5000,
+    refetchInterval: (q) => (q.state.data?.list.some((x) => x.status.running > 0 || x.status.queued) ? 1000 : 5000),
   });
   const [editing, setEditing] = useState<CronTaskView | 'new' | undefined>();
   const [history, setHistory] = useState<{ key: string; name: string } | null>(null);
