@@ -322,6 +322,11 @@ export const cronImportBodySchema = z.object({
   mode: z.enum(['add', 'replace']).default('add'),
 });
 export const cronLogsQuerySchema = logPageQuerySchema;
+/** PUT /api/cron/settings — the module's own settings (the switch is `PUT /api/modules/cron/enabled`). */
+export const cronSettingsBodySchema = z.object({
+  historySize: z.number().int().min(1).max(CRON_LIMITS.historyMax),
+});
+export type CronSettingsBody = z.infer<typeof cronSettingsBodySchema>;
 
 // ---- views: what the GET routes answer --------------------------------------------------------
 
@@ -386,6 +391,12 @@ export interface CronListResponse {
 export interface CronTaskResponse {
   ret: 0;
   task: CronTaskView;
+}
+
+/** PUT /api/cron/settings */
+export interface CronSettingsResponse {
+  ret: 0;
+  historySize: number;
 }
 
 /** POST /api/cron/tasks/:key/run */
