@@ -80,7 +80,7 @@ afterAll(async () => {
 describe('cron: the module and its list', () => {
   it('is on with nothing to do: stopped, never running', async () => {
     const st = ok(await call('GET', '/api/modules/status')).list.find((m: Json) => m.key === 'cron');
-    expect(st).toMatchObject({ state: 'stopped', enabled: true, reason: { code: 'noTasks' } });
+    expect(st).toMatchObject({ state: 'stopped', enabled: true });
     const list = ok(await call('GET', '/api/cron/tasks'));
     expect(list).toMatchObject({ enabled: true, list: [], historySize: 20 });
     expect(typeof list.timeZone).toBe('string');

@@ -58,10 +58,9 @@ export const cronIssues = issueKit(CRON_MESSAGES);
 
 /**
  * Why a run or an action failed, or was skipped (`CodedText`; the UI translates
- * `cron.reason_<code>`). The module's own state reasons are here too.
+ * `cron.reason_<code>`).
  */
 export const CRON_REASONS = {
-  noTasks: 'no task is switched on',
   exitCode: 'the command exited with code {code}',
   killed: 'the command was ended by signal {signal}',
   spawnFailed: 'the command could not be started: {detail}',

@@ -110,7 +110,8 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
     const on = (this.config?.tasks ?? []).filter((t) => t.enabled).length;
     let running = 0;
     for (const l of this.live.values()) running += l.running;
-    if (on === 0 && running === 0) return { state: 'stopped' as const, reason: { code: 'noTasks' } };
+    // On with no task switched on, it looks after nothing: `stopped`, never "running".
+    if (on === 0 && running === 0) return { state: 'stopped' as const, details: { tasks: 0, running: 0 } };
     return { details: { tasks: on, running } };
   }
 
