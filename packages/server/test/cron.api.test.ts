@@ -100,6 +100,18 @@ describe('cron: the module and its list', () => {
     expect(never.body).toMatchObject({ code: 'expressionNeverRuns', field: 'expression' });
   });
 
+  it('reads expressions in the display time zone (base setting) when no zone is given', async () => {
+    ok(await call('PUT', '/api/baseconfigure', { timeZone: 'Asia/Tokyo' }));
+    try {
+      expect(ok(await call('GET', '/api/cron/tasks')).timeZone).toBe('Asia/Tokyo');
+      const r = ok(await call('POST', '/api/cron/preview', { expression: '0 9 * * *' }));
+      expect(r.zone).toBe('Asia/Tokyo');
+      for (const t of r.times) expect(t).toMatch(/T09:00:00\+09:00$/);
+    } finally {
+      await call('PUT', '/api/baseconfigure', { timeZone: '' });
+    }
+  });
+
   it('refuses a task with a bad expression, an unknown module, or no actions, naming the field', async () => {
     const shell = { type: 'shell', command: 'true' };
     const r1 = await call('POST', '/api/cron/tasks', {

@@ -166,7 +166,9 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
       const l = this.live.get(task.key) ?? { task, running: 0 };
       l.task = task;
       this.live.set(task.key, l);
-      const as = task.enabled && config.enabled ? JSON.stringify([task.schedule, this.zone]) : undefined;
+      // Intervals do not depend on the zone: a zone change must not restart their count.
+      const zone = task.schedule.kind === 'cron' ? this.zone : '';
+      const as = task.enabled && config.enabled ? JSON.stringify([task.schedule, zone]) : undefined;
       if (as === l.armedAs) continue;
       l.armedAs = as;
       const compiled = as ? this.compile(task, this.clock.now()) : undefined;
