@@ -115,4 +115,21 @@ describe('cron missed runs', () => {
     expect(rt.taskStatus('Daily').nextRun).toBe('2026-01-06T03:00:00.000Z');
     await rt.stop();
   });
+
+  it('a task added while running is caught up after the program died before its first run', async () => {
+    const dir = await tempDir('lucky-cron-missed-');
+    dirs.push(dir);
+    const clock = stillClock('2026-01-01T12:00:00Z');
+    const first = await runtimeAt(dir, clock);
+    await first.start(cronConfigSchema.parse({}));
+    // Added at 12:00 (a reload), then the program is killed: no stop, only what reload wrote.
+    await first.reload(config('runOnce'));
+    clock.set('2026-01-02T12:00:00Z');
+    const second = await runtimeAt(dir, clock);
+    await second.start(config('runOnce'));
+    await second.idle();
+    expect(second.history('Daily').map((r) => r.trigger)).toEqual(['missed']);
+    await second.stop();
+    await first.stop();
+  });
 });

@@ -172,8 +172,12 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
       if (as === l.armedAs) continue;
       l.armedAs = as;
       const compiled = as ? this.compile(task, this.clock.now()) : undefined;
-      if (compiled) this.scheduler.set(task.key, compiled);
-      else this.scheduler.remove(task.key);
+      if (compiled) {
+        this.scheduler.set(task.key, compiled);
+        // A task armed for the first time has missed nothing before now, even if the program dies
+        // before its first run (a later start then sees what fell since).
+        this.state.task(task.key).checkedAt ??= this.clock.now();
+      } else this.scheduler.remove(task.key);
     }
   }
 
