@@ -58,10 +58,9 @@ export const cronIssues = issueKit(CRON_MESSAGES);
 
 /**
  * Why a run or an action failed, or was skipped (`CodedText`; the UI translates
- * `cron.reason_<code>`). The module's own state reasons are here too.
+ * `cron.reason_<code>`).
  */
 export const CRON_REASONS = {
-  noTasks: 'no task is switched on',
   exitCode: 'the command exited with code {code}',
   killed: 'the command was ended by signal {signal}',
   spawnFailed: 'the command could not be started: {detail}',
@@ -322,6 +321,11 @@ export const cronImportBodySchema = z.object({
   mode: z.enum(['add', 'replace']).default('add'),
 });
 export const cronLogsQuerySchema = logPageQuerySchema;
+/** PUT /api/cron/settings — the module's own settings (the switch is `PUT /api/modules/cron/enabled`). */
+export const cronSettingsBodySchema = z.object({
+  historySize: z.number().int().min(1).max(CRON_LIMITS.historyMax),
+});
+export type CronSettingsBody = z.infer<typeof cronSettingsBodySchema>;
 
 // ---- views: what the GET routes answer --------------------------------------------------------
 
@@ -386,6 +390,12 @@ export interface CronListResponse {
 export interface CronTaskResponse {
   ret: 0;
   task: CronTaskView;
+}
+
+/** PUT /api/cron/settings */
+export interface CronSettingsResponse {
+  ret: 0;
+  historySize: number;
 }
 
 /** POST /api/cron/tasks/:key/run */

@@ -8,6 +8,7 @@ import {
   type CronListResponse,
   type CronPreviewResponse,
   type CronRunNowResponse,
+  type CronSettingsResponse,
   type CronTask,
   type CronTaskInput,
   type CronTaskResponse,
@@ -15,6 +16,7 @@ import {
   cronImportBodySchema,
   cronIssues,
   cronPreviewBodySchema,
+  cronSettingsBodySchema,
   cronTaskInputSchema,
   enabledBodySchema,
   MODULE_KEYS,
@@ -101,6 +103,19 @@ export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void 
         list: views(config),
       };
     },
+  });
+
+  r.add({
+    method: 'PUT',
+    path: '/api/cron/settings',
+    access: 'token',
+    summary: 'Cron: the module settings (runs kept per task)',
+    body: cronSettingsBodySchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<CronSettingsResponse> => {
+        await api.saveConfig({ ...api.config(), historySize: input.body.historySize });
+        return { ret: 0, historySize: api.config().historySize };
+      }),
   });
 
   r.add({

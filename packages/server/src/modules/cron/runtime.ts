@@ -110,7 +110,8 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
     const on = (this.config?.tasks ?? []).filter((t) => t.enabled).length;
     let running = 0;
     for (const l of this.live.values()) running += l.running;
-    if (on === 0 && running === 0) return { state: 'stopped' as const, reason: { code: 'noTasks' } };
+    // On with no task switched on, it looks after nothing: `stopped`, never "running".
+    if (on === 0 && running === 0) return { state: 'stopped' as const, details: { tasks: 0, running: 0 } };
     return { details: { tasks: on, running } };
   }
 
@@ -165,12 +166,18 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
       const l = this.live.get(task.key) ?? { task, running: 0 };
       l.task = task;
       this.live.set(task.key, l);
-      const as = task.enabled && config.enabled ? JSON.stringify([task.schedule, this.zone]) : undefined;
+      // Intervals do not depend on the zone: a zone change must not restart their count.
+      const zone = task.schedule.kind === 'cron' ? this.zone : '';
+      const as = task.enabled && config.enabled ? JSON.stringify([task.schedule, zone]) : undefined;
       if (as === l.armedAs) continue;
       l.armedAs = as;
       const compiled = as ? this.compile(task, this.clock.now()) : undefined;
-      if (compiled) this.scheduler.set(task.key, compiled);
-      else this.scheduler.remove(task.key);
+      if (compiled) {
+        this.scheduler.set(task.key, compiled);
+        // A task armed for the first time has missed nothing before now, even if the program dies
+        // before its first run (a later start then sees what fell since).
+        this.state.task(task.key).checkedAt ??= this.clock.now();
+      } else this.scheduler.remove(task.key);
     }
   }
 
