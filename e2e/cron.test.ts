@@ -16,6 +16,7 @@ import {
   type Program,
   shot,
   startProgram,
+  still,
   zh,
 } from './harness.js';
 
@@ -161,15 +162,22 @@ describe('scheduled-task screen', () => {
         if (width === 1300) {
           // Every other kind of action, as the dialog shows it; the module action's pickers list
           // what the modules offer (GET /api/modules/actions).
-          for (const type of ['http', 'module', 'action', 'backup'] as const) {
+          for (const [i, type] of (['http', 'module', 'action', 'backup'] as const).entries()) {
             await page.getByTestId('cron-add-action').click();
-            await page.getByRole('menuitem', { name: words.cron[`ui_type_${type}`] }).click();
+            const item = page.getByRole('menuitem', { name: words.cron[`ui_type_${type}`] });
+            await item.waitFor();
+            // A click while the menu still slides in can miss it.
+            await still(page).catch(() => {});
+            await item.click();
+            await page.getByTestId(`cron-action-${i + 1}`).waitFor();
           }
-          await page.getByTestId('cron-action-4').waitFor();
           await page.getByTestId('cron-action-3').locator('.ant-select').nth(1).click();
           await page.locator('.ant-select-dropdown:visible').getByTitle(words.menu.ddns, { exact: true }).waitFor();
           await page.keyboard.press('Escape');
           await shot(page, `cron-dialog-actions-${width}-en`);
+          // The dialog's end: the last action and the two policies.
+          await page.locator('.ant-modal-wrap:visible').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+          await shot(page, `cron-dialog-policies-${width}-en`, { fullPage: false });
         }
         await shot(page, `cron-dialog-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`, { fullPage: false });
       }

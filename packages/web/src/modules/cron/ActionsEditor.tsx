@@ -109,6 +109,7 @@ export function ActionsEditor({ form }: { form: FormInstance }) {
           </Card>
         ))}
         <Dropdown
+          trigger={['click']}
           disabled={list.length >= CRON_LIMITS.actionsPerTask}
           menu={{
             items: CRON_ACTION_TYPES.map((type) => ({

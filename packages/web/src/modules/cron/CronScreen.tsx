@@ -2,16 +2,26 @@
 // words and raw, next run (display zone), last result, the task's switch, run now, history, edit,
 // delete. The dialog and the history drawer are their own files.
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import type { CronSchedule, CronTaskView } from '@lucky/shared';
+import { CRON_LIMITS, type CronSchedule, type CronTaskView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, InputNumber, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../api/client';
 import { formatTime, useDisplayTimeZone } from '../../components/time';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { htmlLang, isLanguage } from '../../i18n';
-import { cronKeys, deleteTask, exportTasks, fetchTasks, importTasks, runTask, switchModule, switchTask } from './api';
+import {
+  cronKeys,
+  deleteTask,
+  exportTasks,
+  fetchTasks,
+  importTasks,
+  runTask,
+  saveSettings,
+  switchModule,
+  switchTask,
+} from './api';
 import { parseSchedule } from './cronFields';
 import { describeSchedule } from './describe';
 import { RESULT_COLORS } from './format';
@@ -160,6 +170,27 @@ export default function CronScreen() {
         <Button icon={<DownloadOutlined />} data-testid="cron-export" disabled={tasks.length === 0} onClick={doExport}>
           {t('cron.ui_export')}
         </Button>
+        {data && (
+          <Space size={4}>
+            <Typography.Text type="secondary">{t('cron.ui_historySize')}</Typography.Text>
+            <InputNumber
+              size="small"
+              min={1}
+              max={CRON_LIMITS.historyMax}
+              precision={0}
+              // Keyed by the stored value: a refused or other change shows what is stored.
+              key={data.historySize}
+              defaultValue={data.historySize}
+              data-testid="cron-history-size"
+              className="cron-history-size"
+              onBlur={(e) => {
+                const n = Number(e.target.value);
+                if (Number.isInteger(n) && n >= 1 && n <= CRON_LIMITS.historyMax && n !== data.historySize)
+                  void act(() => saveSettings(n), t('cron.ui_saved'));
+              }}
+            />
+          </Space>
+        )}
         {data?.timeZone && (
           <Typography.Text type="secondary" data-testid="cron-zone">
             {t('cron.ui_zone', { zone: data.timeZone })}

@@ -6,6 +6,7 @@ import type {
   CronListResponse,
   CronPreviewResponse,
   CronRunNowResponse,
+  CronSettingsResponse,
   CronTaskInput,
   CronTaskResponse,
   ModuleActionsResponse,
@@ -43,3 +44,4 @@ export const switchModule = (enabled: boolean) => put('api/modules/cron/enabled'
 export const exportTasks = () => get<CronExportResponse>(`${BASE}/export`);
 export const importTasks = (tasks: unknown, mode: 'add' | 'replace') =>
   post<CronImportResponse>(`${BASE}/import`, { tasks, mode });
+export const saveSettings = (historySize: number) => put<CronSettingsResponse>(`${BASE}/settings`, { historySize });
