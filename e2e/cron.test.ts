@@ -3,6 +3,8 @@
 // as it changes), listed with its schedule in words and its next run; run now; its history shows
 // the run with the command's output. Screenshots in both languages, at 1300 px and phone width,
 // and dark.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../packages/server/test/wait.js';
@@ -140,6 +142,24 @@ describe('scheduled-task screen', () => {
     await drawer.waitFor({ state: 'hidden' });
     await page.getByTestId('cron-last-run').getByText(zh.cron.ui_result_ok).waitFor();
     await shot(page, 'cron-list-1300-zh');
+
+    // Export to a file; the same file back is refused on the name (nothing added), renamed it adds.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('cron-export').click()]);
+    const exported = JSON.parse(await fs.readFile(await download.path(), 'utf8'));
+    expect(exported.tasks.map((x: { name: string }) => x.name)).toEqual(['greeting']);
+    const file = path.join(program.dir, 'tasks.json');
+    await fs.writeFile(file, JSON.stringify(exported));
+    await page.getByTestId('cron-import-file').setInputFiles(file);
+    const refused = zh.cron.ui_importRefused.replace('{{text}}', zh.cron.err_nameTaken.replace('{{name}}', 'greeting'));
+    await page.getByText(refused).waitFor();
+    exported.tasks[0].name = 'greeting-2';
+    await fs.writeFile(file, JSON.stringify(exported));
+    await page.getByTestId('cron-import-file').setInputFiles(file);
+    await page.getByText('greeting-2').waitFor();
+    expect((await api('GET', '/api/cron/tasks')).list.map((x: { name: string }) => x.name)).toEqual([
+      'greeting',
+      'greeting-2',
+    ]);
   });
 
   it('reads in English, dark and at phone width', async () => {
@@ -151,10 +171,10 @@ describe('scheduled-task screen', () => {
     for (const [lang, width, theme, dialog] of shots) {
       const page = await open(lang, width, 900, theme);
       const words = lang === 'en_US' ? en : zh;
-      await page.getByTestId('cron-screen').getByText('greeting').waitFor();
+      await page.getByTestId('cron-screen').getByText('greeting', { exact: true }).waitFor();
       await shot(page, `cron-list-${width}-${lang === 'en_US' ? 'en' : 'zh'}-${theme}`);
       if (dialog) {
-        await page.getByTestId('cron-edit').click();
+        await page.getByTestId('cron-edit').first().click();
         await page.getByTestId('cron-task-name').waitFor();
         expect(await page.getByTestId('cron-words').innerText()).toContain('02:30');
         await fiveRuns(page);

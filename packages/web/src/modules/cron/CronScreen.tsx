@@ -7,8 +7,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, InputNumber, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureOf } from '../../api/callErrors';
 import { saveBlob } from '../../api/client';
 import { formatTime, useDisplayTimeZone } from '../../components/time';
+import { failureText } from '../../hooks/useFormErrors';
 import { useWindowSize } from '../../hooks/useWindowSize';
 import { htmlLang, isLanguage } from '../../i18n';
 import {
@@ -74,10 +76,17 @@ export default function CronScreen() {
       void message.error(t('cron.ui_importNotExport'));
       return;
     }
-    await act(async () => {
+    try {
       const r = await importTasks(tasks, 'add');
       void message.success(t('cron.ui_imported', { count: r.added }));
-    });
+    } catch (err) {
+      const f = failureOf(err);
+      // Nothing is added when one task is refused: say which, in the user's words.
+      void message.error(
+        f ? t('cron.ui_importRefused', { text: failureText(t, 'cron', f) }) : t('cron.ui_importFailed'),
+      );
+    }
+    await refresh();
   };
 
   const scheduleWords = (s: CronSchedule) => {
