@@ -370,7 +370,7 @@ export interface CronTaskStatus {
   /** The next scheduled time (ISO), when the task and the module are on. */
   nextRun?: string;
   /** The last run's start and result. */
-  lastRun?: { start: string; result: CronRunResult };
+  lastRun?: { start: string; result: CronRunResult; durationMs: number };
 }
 
 /** A task as read: free-text secrets masked. */

@@ -78,7 +78,11 @@ export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void 
       const last = stored?.tasks[t.key]?.runs[0];
       const status = rt
         ? rt.taskStatus(t.key)
-        : { running: 0, queued: false, ...(last ? { lastRun: { start: last.start, result: last.result } } : {}) };
+        : {
+            running: 0,
+            queued: false,
+            ...(last ? { lastRun: { start: last.start, result: last.result, durationMs: last.durationMs } } : {}),
+          };
       return { ...maskTask(t), status };
     });
   };

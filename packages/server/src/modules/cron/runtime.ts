@@ -129,7 +129,7 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
       running: l?.running ?? 0,
       queued: l?.queued !== undefined,
       ...(next !== undefined ? { nextRun: new Date(next).toISOString() } : {}),
-      ...(last ? { lastRun: { start: last.start, result: last.result } } : {}),
+      ...(last ? { lastRun: { start: last.start, result: last.result, durationMs: last.durationMs } } : {}),
     };
   }
 
@@ -232,19 +232,27 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
 
   private execute(l: Live, trigger: CronTrigger): void {
     l.running++;
-    const p = this.runTask(l.task, trigger).finally(() => {
-      this.runs.delete(p);
-      l.running--;
-      const queued = l.queued;
-      if (queued !== undefined && l.running === 0 && this.config) {
-        l.queued = undefined;
-        this.execute(l, queued);
-      }
-    });
+    const task = l.task;
+    // The run's history entry and the end of "running" happen in one step, so a list read in
+    // between never shows a task both running and finished.
+    const p = this.runTask(task, trigger)
+      .then((run) => {
+        this.record(task, run);
+        void this.state.save().catch(() => {});
+      })
+      .finally(() => {
+        this.runs.delete(p);
+        l.running--;
+        const queued = l.queued;
+        if (queued !== undefined && l.running === 0 && this.config) {
+          l.queued = undefined;
+          this.execute(l, queued);
+        }
+      });
     this.runs.add(p);
   }
 
-  private async runTask(task: CronTask, trigger: CronTrigger): Promise<void> {
+  private async runTask(task: CronTask, trigger: CronTrigger): Promise<Omit<CronRun, 'id'>> {
     const started = this.clock.now();
     this.line(4, 'started', { task: task.name, trigger });
     const deps = { ctx: this.ctx, http: this.http, signal: this.ctx.signal, now: () => this.clock.now() };
@@ -276,9 +284,8 @@ export class CronRuntime implements ModuleRuntime<CronConfig> {
       }
     }
     const durationMs = Math.max(0, this.clock.now() - started);
-    this.record(task, { trigger, start: new Date(started).toISOString(), durationMs, result, actions: results });
     this.line(result === 'ok' ? 4 : 3, 'finished', { task: task.name, result, ms: durationMs });
-    await this.state.save().catch(() => {});
+    return { trigger, start: new Date(started).toISOString(), durationMs, result, actions: results };
   }
 
   private record(task: CronTask, run: Omit<CronRun, 'id'>, reason?: 'overlapSkipped' | 'missedSkipped'): void {

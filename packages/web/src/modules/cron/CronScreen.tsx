@@ -26,7 +26,7 @@ import {
 } from './api';
 import { parseSchedule } from './cronFields';
 import { describeSchedule } from './describe';
-import { RESULT_COLORS } from './format';
+import { formatDuration, RESULT_COLORS } from './format';
 import { HistoryDrawer } from './HistoryDrawer';
 import { TaskDialog } from './TaskDialog';
 import { tasksOfExport } from './taskForm';
@@ -294,7 +294,9 @@ function LastRun({ task }: { task: CronTaskView }) {
       {lastRun ? (
         <>
           <Tag color={RESULT_COLORS[lastRun.result]}>{t(`cron.ui_result_${lastRun.result}`)}</Tag>
-          <Typography.Text type="secondary">{formatTime(lastRun.start)}</Typography.Text>
+          <Typography.Text type="secondary">
+            {formatTime(lastRun.start)} · {formatDuration(lastRun.durationMs)}
+          </Typography.Text>
         </>
       ) : (
         running === 0 && <Typography.Text type="secondary">{t('cron.ui_neverRun')}</Typography.Text>
