@@ -441,6 +441,8 @@ export type WolRelayBody = z.input<typeof wolRelayBodySchema>;
 /** POST /api/wol/scan: the interface whose own subnet is probed ('' = the first IPv4 LAN interface). */
 export const wolScanBodySchema = z.object({
   interface: deviceShape.interface,
+  /** Ask reverse DNS for the hosts' names (one try, 1 s each). */
+  names: z.boolean().default(true),
 });
 export const wolLogsQuerySchema = logPageQuerySchema;
 /** POST /api/wol/webhook/test: the webhook as the dialog holds it (`key` '' = the module's). */
