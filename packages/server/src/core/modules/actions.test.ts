@@ -9,7 +9,7 @@ import type { ModuleDefinition, ModuleRuntime } from './types.js';
 const runtime: ModuleRuntime<unknown> = { start: async () => {}, stop: async () => {}, status: () => ({}) };
 const seen: unknown[] = [];
 const def: ModuleDefinition = {
-  key: 'wanji_admin',
+  key: 'wol',
   configSchema: z.object({ enabled: z.boolean().default(true) }),
   issues: issueKit({ macInvalid: 'not a MAC address' }),
   createRuntime: () => runtime,
@@ -28,8 +28,8 @@ const def: ModuleDefinition = {
 
 function host(running: boolean): ActionHost {
   return {
-    keys: () => ['wanji_admin', 'stun'],
-    definition: (key) => (key === 'wanji_admin' ? def : { ...def, key, actions: undefined }),
+    keys: () => ['wol', 'wanji_admin'],
+    definition: (key) => (key === 'wol' ? def : { ...def, key, actions: undefined }),
     configOf: <C>() => ({ enabled: running }) as C,
     runningRuntime: () => (running ? runtime : undefined),
   };
@@ -38,35 +38,33 @@ function host(running: boolean): ActionHost {
 describe('module actions', () => {
   it('runs a parsed input for its caller; a throw, bad input and a stopped module are refusals', async () => {
     const a = moduleActions(host(true), 'cron');
-    expect(await a.invoke('wanji_admin', 'wake', { mac: '00:11:22:33:44:55' })).toEqual({ ok: true });
+    expect(await a.invoke('wol', 'wake', { mac: '00:11:22:33:44:55' })).toEqual({ ok: true });
     expect(seen).toEqual([{ input: { mac: '00:11:22:33:44:55' }, caller: 'cron' }]);
-    expect(await a.invoke('wanji_admin', 'wake', { mac: 'ff:ff:ff:ff:ff:ff' })).toEqual({
+    expect(await a.invoke('wol', 'wake', { mac: 'ff:ff:ff:ff:ff:ff' })).toEqual({
       ok: false,
-      reason: { code: 'actionFailed', params: { module: 'wanji_admin', action: 'wake', detail: 'no broadcast' } },
-      detail: 'wanji_admin wake failed: no broadcast',
+      reason: { code: 'actionFailed', params: { module: 'wol', action: 'wake', detail: 'no broadcast' } },
+      detail: 'wol wake failed: no broadcast',
     });
-    expect(await a.invoke('wanji_admin', 'wake', { mac: 'x' })).toEqual({
+    expect(await a.invoke('wol', 'wake', { mac: 'x' })).toEqual({
       ok: false,
       reason: {
         code: 'actionInputInvalid',
-        params: { module: 'wanji_admin', action: 'wake', field: 'mac', detail: 'not a MAC address' },
+        params: { module: 'wol', action: 'wake', field: 'mac', detail: 'not a MAC address' },
       },
-      detail: 'the input of wanji_admin wake is invalid: mac: not a MAC address',
+      detail: 'the input of wol wake is invalid: mac: not a MAC address',
     });
     // An inherited name is no action.
-    expect((await a.invoke('wanji_admin', 'toString', {})).reason).toEqual({
+    expect((await a.invoke('wol', 'toString', {})).reason).toEqual({
       code: 'actionNotFound',
-      params: { module: 'wanji_admin', action: 'toString' },
+      params: { module: 'wol', action: 'toString' },
     });
-    expect((await a.invoke('stun', 'wake', {})).reason?.code).toBe('actionNotFound');
-    expect(a.list()).toEqual([
-      { module: 'wanji_admin', name: 'wake', enabled: true, targets: [{ key: 'nas', name: 'NAS' }] },
-    ]);
+    expect((await a.invoke('wanji_admin', 'wake', {})).reason?.code).toBe('actionNotFound');
+    expect(a.list()).toEqual([{ module: 'wol', name: 'wake', enabled: true, targets: [{ key: 'nas', name: 'NAS' }] }]);
 
     const off = moduleActions(host(false), 'cron');
-    expect((await off.invoke('wanji_admin', 'wake', { mac: '00:11:22:33:44:55' })).reason).toEqual({
+    expect((await off.invoke('wol', 'wake', { mac: '00:11:22:33:44:55' })).reason).toEqual({
       code: 'moduleOff',
-      params: { module: 'wanji_admin' },
+      params: { module: 'wol' },
     });
     expect(seen).toHaveLength(2);
     expect(off.list()[0].enabled).toBe(false);
