@@ -1,109 +1,332 @@
+// REST calls of the Wake-on-LAN module; see docs/API.md, section "Wake-on-LAN". Bodies and
+// queries are parsed by the registry. The wake, shutdown, relay and agent calls take an API token
+// (`lkt_…`) as well as a login, so a phone shortcut or another console can make them.
 import {
   enabledBodySchema,
   maskSecrets,
   WOL_SECRETS,
+  type WolAgentShutdownResponse,
   type WolConfig,
-  type WolItem,
-  type WolItemResponse,
-  type WolItemView,
+  type WolDevice,
+  type WolDeviceResponse,
+  type WolDeviceView,
+  type WolInterfacesResponse,
+  type WolIssueCode,
   type WolListResponse,
+  type WolScanResponse,
+  type WolSettings,
+  type WolSettingsResponse,
+  type WolShutdownResponse,
+  type WolStateResponse,
+  type WolWakeResponse,
+  type WolWebhookTestResponse,
+  wolDeviceInputSchema,
   wolIssues,
-  wolItemInputSchema,
+  wolRelayBodySchema,
+  wolScanBodySchema,
+  wolSettingsPatchSchema,
+  wolWakeQuerySchema,
+  wolWebhookTestBodySchema,
 } from '@lucky/shared';
 import type { Routes } from '../../core/http/registry.js';
-import { fieldFailure } from '../../core/http/reply.js';
+import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
+import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { testWebhook } from '../../core/webhook/call.js';
+import { maskTemplate, restoreTemplate, restoreWebhook } from '../../core/webhook/secrets.js';
+import { sshPath } from './checks.js';
+import { WakeError } from './magic.js';
+import { ipv4Interface, ipv4Interfaces } from './netinfo.js';
+import { RemoteError } from './remote.js';
+import { WolRefusal, WolRuntime, wolWebhookVars } from './runtime.js';
+import { scanSubnet } from './scan.js';
 
-const itemSecrets = WOL_SECRETS.map((p) => p.replace(/^items\.\*\./, ''));
-const view = (item: WolItem): WolItemView => maskSecrets(item, itemSecrets);
+const deviceSecrets = WOL_SECRETS.filter((p) => p.startsWith('devices.*.')).map((p) => p.slice('devices.*.'.length));
 
-const refuse = (field: string, code: 'nameTaken' | 'itemNotFound', status = 400) =>
-  fieldFailure({ field, code, params: {}, msg: wolIssues.describe(code) }, status);
+const refuse = (field: string, code: WolIssueCode, params: Record<string, unknown> = {}, status = 400) =>
+  fieldFailure({ field, code, params, msg: wolIssues.describe(code, params) }, status);
 
-/** REST calls of the wol module: /api/wol/items … (bodies parsed by the registry). */
+/** The settings as read: the webhook's secrets masked. */
+function settingsView(c: WolConfig): WolSettings {
+  const s = { refreshSec: c.refreshSec, checkTimeoutSec: c.checkTimeoutSec, webhook: c.webhook, agent: c.agent };
+  return {
+    ...maskSecrets(s, ['webhook.proxy.password']),
+    webhook: maskTemplate(maskSecrets(c.webhook, ['proxy.password'])),
+  };
+}
+
+/** What a runtime failure answers: a refusal by its code, a failed send by its reason. */
+function failure(err: unknown): unknown {
+  if (err instanceof WolRefusal) {
+    const status =
+      err.code === 'deviceNotFound' ? 404 : err.code === 'agentDisabled' || err.code === 'relayDisabled' ? 403 : 409;
+    return refuse('', err.code, err.params, status);
+  }
+  if (err instanceof WakeError)
+    return refuse(err.code === 'interfaceMissing' ? 'interface' : '', err.code, err.params, 502);
+  // The relay console failed (relayUnreachable / relayRefused, translated as err_ too).
+  if (err instanceof RemoteError)
+    return new ApiFailure(502, 1, err.reason.text, undefined, { code: err.reason.code, params: err.reason.params });
+  return err;
+}
+
 export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
   const serial = serialQueue();
+  let scanning = false;
+  const live = () => {
+    const rt = api.runtime();
+    return rt instanceof WolRuntime ? rt : undefined;
+  };
+  const running = () => {
+    const rt = live();
+    if (!rt) throw refuse('', 'moduleDisabled', {}, 409);
+    return rt;
+  };
+  const view = (d: WolDevice): WolDeviceView => ({
+    ...maskSecrets(d, deviceSecrets),
+    state: live()?.state(d.key) ?? { online: 'unknown', via: [] },
+  });
   const find = (config: WolConfig, key: string) => {
-    const item = config.items.find((i) => i.key === key);
-    if (!item) throw refuse('key', 'itemNotFound', 404);
-    return item;
+    const device = config.devices.find((d) => d.key === key);
+    if (!device) throw refuse('key', 'deviceNotFound', { device: key }, 404);
+    return device;
   };
   const uniqueName = (config: WolConfig, name: string, key?: string) => {
-    if (config.items.some((i) => i.name === name && i.key !== key)) throw refuse('name', 'nameTaken');
+    if (config.devices.some((d) => d.name.toLowerCase() === name.toLowerCase() && d.key !== key))
+      throw refuse('name', 'nameTaken', { name });
+  };
+  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw failure(err);
+    }
   };
 
   r.add({
     method: 'GET',
-    path: '/api/wol/items',
+    path: '/api/wol/devices',
     access: 'token',
-    summary: 'Wol: the module switch and every item (secrets masked)',
+    summary: 'Wake-on-LAN: the module switch, settings and every device with its state (secrets masked)',
     handler: (): WolListResponse => {
       const config = api.config();
-      return { ret: 0, enabled: config.enabled, list: config.items.map(view) };
+      return {
+        ret: 0,
+        enabled: config.enabled,
+        pingAvailable: live()?.pingAvailable() ?? false,
+        sshAvailable: sshPath() !== undefined,
+        settings: settingsView(config),
+        devices: config.devices.map(view),
+        webhookHistory: live()?.webhooks.of('') ?? [],
+      };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/wol/state',
+    access: 'token',
+    summary: 'Wake-on-LAN: every device’s online state and wake progress by key (the screen polls it)',
+    handler: (): WolStateResponse => {
+      const rt = live();
+      const states = Object.fromEntries(
+        api.config().devices.map((d) => [d.key, rt?.state(d.key) ?? { online: 'unknown' as const, via: [] }]),
+      );
+      return { ret: 0, states };
     },
   });
 
   r.add({
     method: 'POST',
-    path: '/api/wol/items',
+    path: '/api/wol/devices',
     access: 'token',
-    summary: 'Wol: add an item (the server assigns its key)',
-    body: wolItemInputSchema,
+    summary: 'Wake-on-LAN: add a device (the server assigns its key; MACs normalised)',
+    body: wolDeviceInputSchema,
     handler: (_req, _reply, input) =>
-      serial(async (): Promise<WolItemResponse> => {
+      serial(async (): Promise<WolDeviceResponse> => {
         const prev = api.config();
         uniqueName(prev, input.body.name);
-        const item = { ...input.body, key: newKey(prev.items) };
-        await api.saveConfig({ ...prev, items: [...prev.items, item] });
-        return { ret: 0, item: view(find(api.config(), item.key)) };
+        const device = { ...input.body, key: newKey(prev.devices) };
+        await api.saveConfig({ ...prev, devices: [...prev.devices, device] });
+        return { ret: 0, device: view(find(api.config(), device.key)) };
       }),
   });
 
   r.add({
     method: 'PUT',
-    path: '/api/wol/items/:key',
+    path: '/api/wol/devices/:key',
     access: 'token',
-    summary: 'Wol: replace an item (a secret sent back masked is kept)',
-    body: wolItemInputSchema,
+    summary: 'Wake-on-LAN: replace a device (a secret sent back masked is kept)',
+    body: wolDeviceInputSchema,
     handler: (_req, _reply, input) =>
-      serial(async (): Promise<WolItemResponse> => {
+      serial(async (): Promise<WolDeviceResponse> => {
         const prev = api.config();
         const old = find(prev, input.params.key);
         uniqueName(prev, input.body.name, old.key);
-        const item = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, items: prev.items.map((i) => (i.key === old.key ? item : i)) });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
+        const device = { ...input.body, key: old.key };
+        await api.saveConfig({ ...prev, devices: prev.devices.map((d) => (d.key === old.key ? device : d)) });
+        return { ret: 0, device: view(find(api.config(), old.key)) };
       }),
   });
 
   r.add({
     method: 'PUT',
-    path: '/api/wol/items/:key/enable',
+    path: '/api/wol/devices/:key/enable',
     access: 'token',
-    summary: 'Wol: switch an item on or off',
+    summary: 'Wake-on-LAN: switch a device on or off (off: not checked, not woken by actions)',
     body: enabledBodySchema,
     handler: (_req, _reply, input) =>
-      serial(async (): Promise<WolItemResponse> => {
+      serial(async (): Promise<WolDeviceResponse> => {
         const prev = api.config();
         const old = find(prev, input.params.key);
-        const items = prev.items.map((i) => (i.key === old.key ? { ...i, enabled: input.body.enabled } : i));
-        await api.saveConfig({ ...prev, items });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
+        const devices = prev.devices.map((d) => (d.key === old.key ? { ...d, enabled: input.body.enabled } : d));
+        await api.saveConfig({ ...prev, devices });
+        return { ret: 0, device: view(find(api.config(), old.key)) };
       }),
   });
 
   r.add({
     method: 'DELETE',
-    path: '/api/wol/items/:key',
+    path: '/api/wol/devices/:key',
     access: 'token',
-    summary: 'Wol: delete an item',
+    summary: 'Wake-on-LAN: delete a device',
     handler: (_req, _reply, input) =>
       serial(async () => {
         const prev = api.config();
         const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, items: prev.items.filter((i) => i.key !== old.key) });
+        await api.saveConfig({ ...prev, devices: prev.devices.filter((d) => d.key !== old.key) });
         return { ret: 0 };
       }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/wol/devices/:key/wake',
+    access: 'token',
+    summary:
+      'Wake-on-LAN: send the device’s magic packets (here or through its relay console); `?wait=<s>` then watches for it (progress in GET /api/wol/state)',
+    query: wolWakeQuerySchema,
+    handler: (_req, _reply, input): Promise<WolWakeResponse> => {
+      const rt = running();
+      find(api.config(), input.params.key);
+      return guard(() => rt.wake(input.params.key, input.query.wait, input.actor ?? 'api'));
+    },
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/wol/devices/:key/shutdown',
+    access: 'token',
+    summary: 'Wake-on-LAN: shut the device down (its SSH command, or the agent of the console on it)',
+    handler: (_req, _reply, input): Promise<WolShutdownResponse> => {
+      const rt = running();
+      find(api.config(), input.params.key);
+      return guard(() => rt.shutdown(input.params.key, input.actor ?? 'api'));
+    },
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/wol/relay',
+    access: 'token',
+    summary:
+      'Wake-on-LAN: send magic packets on this console’s LAN for another console (only with the relay switched on)',
+    body: wolRelayBodySchema,
+    handler: (_req, _reply, input): Promise<WolWakeResponse> => {
+      const rt = running();
+      return guard(() => rt.relay(input.body, `${input.actor ?? 'api'}@${input.clientIp}`));
+    },
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/wol/agent/shutdown',
+    access: 'token',
+    summary:
+      'Wake-on-LAN agent: run this machine’s shutdown command for another console (only with the agent switched on)',
+    handler: async (_req, _reply, input): Promise<WolAgentShutdownResponse> => {
+      const rt = running();
+      const r = await guard(() => rt.agentShutdown(`${input.actor ?? 'api'}@${input.clientIp}`));
+      return { ret: 0, ...r };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/wol/interfaces',
+    access: 'token',
+    summary: 'Wake-on-LAN: the IPv4 interfaces a device or a scan may use, with subnet and broadcast address',
+    handler: (): WolInterfacesResponse => ({ ret: 0, list: ipv4Interfaces() }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/wol/scan',
+    access: 'token',
+    summary: 'Wake-on-LAN: find hosts on one interface’s own subnet (neighbour table + a bounded TCP probe)',
+    body: wolScanBodySchema,
+    handler: async (_req, _reply, input): Promise<WolScanResponse> => {
+      const rt = running();
+      const name = input.body.interface || ipv4Interfaces()[0]?.name || '';
+      const i = ipv4Interface(name);
+      if (!i) throw refuse('interface', 'scanInterfaceInvalid', { interface: name });
+      if (scanning) throw refuse('', 'scanBusy', {}, 409);
+      scanning = true;
+      try {
+        const known = new Set(api.config().devices.flatMap((d) => d.macs));
+        const out = await scanSubnet(i, known, input.body.names);
+        rt.line(4, 'scanDone', { subnet: out.subnet, count: out.candidates.length, ms: out.ms });
+        return { ret: 0, interface: i.name, ...out };
+      } finally {
+        scanning = false;
+      }
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/wol/settings',
+    access: 'token',
+    summary: 'Wake-on-LAN: the settings (refresh, online/offline webhook, agent and relay switches)',
+    handler: (): WolSettingsResponse => ({ ret: 0, settings: settingsView(api.config()) }),
+  });
+
+  r.add({
+    method: 'PUT',
+    path: '/api/wol/settings',
+    access: 'token',
+    summary: 'Wake-on-LAN: change the settings (any subset; the webhook’s masked secrets are kept)',
+    body: wolSettingsPatchSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<WolSettingsResponse> => {
+        const prev = api.config();
+        const { webhook, ...rest } = input.body;
+        const patch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+        const next = { ...prev, ...patch };
+        if (webhook) next.webhook = restoreTemplate(webhook, prev.webhook, 'webhook.');
+        await api.saveConfig(next);
+        return { ret: 0, settings: settingsView(api.config()) };
+      }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/wol/webhook/test',
+    access: 'token',
+    summary: 'Wake-on-LAN: call the online/offline webhook once with a demo device (works while the module is off)',
+    body: wolWebhookTestBodySchema,
+    handler: (_req, _reply, input): Promise<WolWebhookTestResponse> => {
+      const w = restoreWebhook(input.body.webhook, api.config().webhook);
+      const vars = wolWebhookVars('demo', 'online', '192.168.1.20', '02:00:00:00:00:01', new Date());
+      return testWebhook(w, vars, { http: live()?.httpClients() });
+    },
+  });
+
+  addServiceLogRoutes(r, {
+    path: '/api/wol/logs',
+    service: 'Wake-on-LAN',
+    holds: 'wakes, online/offline changes, shutdowns, relays, scans, webhook calls',
+    log: () => live()?.log,
   });
 }

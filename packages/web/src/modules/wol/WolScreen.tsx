@@ -2,9 +2,9 @@
 // add / edit dialog. Server refusals land on their field in the user's language.
 import {
   SECRET_MASK,
-  type WolItemInput,
-  type WolItemResponse,
-  type WolItemView,
+  type WolDeviceInput,
+  type WolDeviceResponse,
+  type WolDeviceView,
   type WolListResponse,
 } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import { del, get, post, put } from '../../api/client';
 import { useFormErrors } from '../../hooks/useFormErrors';
 
 const BASE = 'api/wol';
-const listKey = ['wol', 'items'] as const;
+const listKey = ['wol', 'devices'] as const;
 
 export default function WolScreen() {
   const { t } = useTranslation();
@@ -23,17 +23,17 @@ export default function WolScreen() {
   const qc = useQueryClient();
   const list = useQuery({
     queryKey: listKey,
-    queryFn: ({ signal }) => get<WolListResponse>(`${BASE}/items`, { signal }),
+    queryFn: ({ signal }) => get<WolListResponse>(`${BASE}/devices`, { signal }),
   });
-  const [editing, setEditing] = useState<WolItemView | 'new' | undefined>();
-  const [form] = Form.useForm<WolItemInput>();
+  const [editing, setEditing] = useState<WolDeviceView | 'new' | undefined>();
+  const [form] = Form.useForm<WolDeviceInput>();
   const refresh = () => qc.invalidateQueries({ queryKey: ['wol'] });
 
   // The one form-error hook: a refusal beside its field in the user's language (wol.err_<code>),
   // anything else as a message; a success clears them.
   const errors = useFormErrors(form, { ns: 'wol' });
 
-  const open = (item: WolItemView | 'new') => {
+  const open = (item: WolDeviceView | 'new') => {
     setEditing(item);
     form.resetFields();
     if (item !== 'new') form.setFieldsValue(item);
@@ -41,9 +41,9 @@ export default function WolScreen() {
   const save = async () => {
     const values = await form.validateFields();
     try {
-      if (editing === 'new') await post<WolItemResponse>(`${BASE}/items`, values, { silent: true });
+      if (editing === 'new') await post<WolDeviceResponse>(`${BASE}/devices`, values, { silent: true });
       else if (editing)
-        await put<WolItemResponse>(`${BASE}/items/${encodeURIComponent(editing.key)}`, values, { silent: true });
+        await put<WolDeviceResponse>(`${BASE}/devices/${encodeURIComponent(editing.key)}`, values, { silent: true });
       errors.clear();
       setEditing(undefined);
       void message.success(t('wol.saved'));
@@ -82,17 +82,17 @@ export default function WolScreen() {
         </Space>
       }
     >
-      <Table<WolItemView>
+      <Table<WolDeviceView>
         rowKey="key"
         size="small"
         loading={list.isLoading}
-        dataSource={data?.list ?? []}
+        dataSource={data?.devices ?? []}
         locale={{ emptyText: t('wol.empty') }}
         columns={[
           { title: t('wol.name'), dataIndex: 'name' },
           {
             title: t('wol.host'),
-            dataIndex: 'host',
+            dataIndex: ['check', 'host'],
             render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
           },
           {
@@ -102,7 +102,9 @@ export default function WolScreen() {
               <Switch
                 size="small"
                 checked={on}
-                onChange={(v) => act(() => put(`${BASE}/items/${encodeURIComponent(item.key)}/enable`, { enabled: v }))}
+                onChange={(v) =>
+                  act(() => put(`${BASE}/devices/${encodeURIComponent(item.key)}/enable`, { enabled: v }))
+                }
               />
             ),
           },
@@ -115,7 +117,7 @@ export default function WolScreen() {
                 </Button>
                 <Popconfirm
                   title={t('wol.deleteConfirm', { name: item.name })}
-                  onConfirm={() => act(() => del(`${BASE}/items/${encodeURIComponent(item.key)}`))}
+                  onConfirm={() => act(() => del(`${BASE}/devices/${encodeURIComponent(item.key)}`))}
                 >
                   <Button size="small" danger>
                     {t('wol.delete')}
@@ -139,15 +141,15 @@ export default function WolScreen() {
           form={form}
           layout="vertical"
           onValuesChange={errors.onValuesChange}
-          initialValues={{ name: '', host: '', secret: '', enabled: true }}
+          initialValues={{ name: '', check: { host: '' }, secureOn: '', enabled: true }}
         >
           <Form.Item name="name" label={t('wol.name')} rules={[{ required: true, message: t('wol.err_nameRequired') }]}>
             <Input data-testid="wol-name" maxLength={64} />
           </Form.Item>
-          <Form.Item name="host" label={t('wol.host')}>
+          <Form.Item name={['check', 'host']} label={t('wol.host')}>
             <Input data-testid="wol-host" />
           </Form.Item>
-          <Form.Item name="secret" label={t('wol.secret')} extra={t('wol.secretHint', { mask: SECRET_MASK })}>
+          <Form.Item name="secureOn" label={t('wol.secret')} extra={t('wol.secretHint', { mask: SECRET_MASK })}>
             <Input.Password data-testid="wol-secret" autoComplete="new-password" />
           </Form.Item>
           <Form.Item name="enabled" label={t('wol.enabled')} valuePropName="checked">
