@@ -1,10 +1,7 @@
 import type { WolConfig } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 
-/**
- * The running module. The supervisor starts it only while the module switch is on, calls
- * `reload` with each saved config (after the routes' checks), and stops it on shutdown.
- */
+/** The running module (the sender, the checks and the routes' live state land here). */
 export class WolRuntime implements ModuleRuntime<WolConfig> {
   private config: WolConfig | undefined;
 
@@ -12,7 +9,7 @@ export class WolRuntime implements ModuleRuntime<WolConfig> {
 
   async start(config: WolConfig): Promise<void> {
     this.config = config;
-    this.ctx.log.info(`started with ${config.items.length} items`);
+    this.ctx.log.info(`started with ${config.devices.length} devices`);
   }
 
   async reload(next: WolConfig): Promise<void> {
@@ -24,7 +21,10 @@ export class WolRuntime implements ModuleRuntime<WolConfig> {
   }
 
   status() {
-    const items = this.config?.items ?? [];
-    return { details: { items: items.length, enabled: items.filter((i) => i.enabled).length } };
+    const devices = this.config?.devices ?? [];
+    return {
+      state: devices.some((d) => d.enabled) ? ('running' as const) : ('stopped' as const),
+      details: { devices: devices.length, enabled: devices.filter((d) => d.enabled).length },
+    };
   }
 }
