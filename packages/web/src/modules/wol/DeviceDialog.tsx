@@ -95,6 +95,14 @@ export function DeviceDialog(props: DeviceDialogProps) {
     },
   };
 
+  // The check port may stay empty (no TCP check); a number must be a port.
+  const optionalPortRule: Rule = {
+    validator: (_, v: number | null | undefined) =>
+      v === null || v === undefined || (Number.isInteger(v) && v >= 1 && v <= 65535)
+        ? Promise.resolve()
+        : Promise.reject(new Error(t('common.rangeError', { min: 1, max: 65535 }))),
+  };
+
   const submit = async () => {
     if (!(await errors.validate())) return;
     const input = valuesToInput(current());
@@ -233,7 +241,7 @@ export function DeviceDialog(props: DeviceDialogProps) {
           name={['check', 'tcpPort']}
           label={t('wol.dialog_checkPort')}
           extra={t('wol.dialog_checkPortHelp')}
-          rules={[numberRangeRule(t, 1, 65535)]}
+          rules={[optionalPortRule]}
         >
           <InputNumber<number> precision={0} style={{ width: 160 }} placeholder="22" data-testid="wol-device-tcpport" />
         </Form.Item>
