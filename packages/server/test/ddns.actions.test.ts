@@ -59,9 +59,12 @@ afterAll(async () => {
 describe('DDNS syncNow, asked by another module', () => {
   it('lists the action with its targets, to the module and to the admin API', async () => {
     const syncNow = { module: 'ddns', name: 'syncNow', enabled: true, targets: [{ key, name: 'actions' }] };
-    expect(actions().list()).toEqual([syncNow]);
+    // Other modules offer actions too (ACME's renewNow, Wake-on-LAN's wake): DDNS's are these.
+    const ddnsOnly = (list: { module: string }[]) => list.filter((x) => x.module === 'ddns');
+    expect(ddnsOnly(actions().list())).toEqual([syncNow]);
     const r = await d.call('GET', '/api/modules/actions');
-    expect(r.body).toEqual({ ret: 0, list: [syncNow] });
+    expect(r.body.ret).toBe(0);
+    expect(ddnsOnly(r.body.list)).toEqual([syncNow]);
   });
 
   it('writes the address it is given to PowerDNS at once, instead of the task’s own source', async () => {
@@ -104,7 +107,9 @@ describe('DDNS syncNow, asked by another module', () => {
     expect(await actions().invoke('ddns', 'deleteEverything', {})).toEqual(
       refusal('actionNotFound', { module: 'ddns', action: 'deleteEverything' }),
     );
-    expect(await actions().invoke('wol', 'wake', {})).toEqual(refusal('moduleNotFound', { module: 'wol' }));
+    expect(await actions().invoke('wanji_admin', 'wake', {})).toEqual(
+      refusal('moduleNotFound', { module: 'wanji_admin' }),
+    );
     const off = await d.call('PUT', `/api/ddns/tasks/${key}/enable`, { enabled: false });
     expect(off.body.ret, JSON.stringify(off.body)).toBe(0);
     expect(await actions().invoke('ddns', 'syncNow', { task: key, ipv4: '198.51.100.8' })).toEqual(
@@ -123,8 +128,10 @@ describe('DDNS syncNow, asked by another module', () => {
       detail: 'ddns is switched off',
     });
     expect(await query(pdns.dnsPort, 'nas.home.test')).toEqual(['192.0.2.31']);
-    expect(actions().list()).toEqual([
-      { module: 'ddns', name: 'syncNow', enabled: false, targets: [{ key, name: 'actions' }] },
-    ]);
+    expect(
+      actions()
+        .list()
+        .filter((x) => x.module === 'ddns'),
+    ).toEqual([{ module: 'ddns', name: 'syncNow', enabled: false, targets: [{ key, name: 'actions' }] }]);
   });
 });

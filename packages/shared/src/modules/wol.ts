@@ -78,6 +78,11 @@ export const WOL_MESSAGES = {
   shutdownNotConfigured: 'no shutdown method is set for this device',
   scanInterfaceInvalid: 'no IPv4 interface with this name',
   scanBusy: 'a scan is running already',
+  // A wake that failed answers with its reason's code (the same words as WOL_REASONS).
+  sendFailed: 'the magic packet could not be sent to {target}: {detail}',
+  interfaceMissing: 'the interface {interface} does not exist or has no IPv4 address',
+  relayUnreachable: 'the relay console {url} cannot be reached: {detail}',
+  relayRefused: 'the relay console {url} refused (HTTP {status}): {detail}',
   ...WEBHOOK_MESSAGES,
 } as const;
 export type WolIssueCode = keyof typeof WOL_MESSAGES;

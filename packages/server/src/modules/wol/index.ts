@@ -1,5 +1,6 @@
 import { WOL_FREE_TEXT_SECRETS, WOL_SECRETS, type WolConfig, wolConfigSchema, wolIssues } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
+import { wolActions } from './actions.js';
 import { registerWolRoutes } from './routes.js';
 import { WolRuntime } from './runtime.js';
 
@@ -30,6 +31,7 @@ export const wolModule: ModuleDefinition<WolConfig> = {
       webhook: { proxy: { password: 'sample-proxy-password' } },
     }),
   createRuntime: (ctx) => new WolRuntime(ctx),
+  actions: wolActions,
   routes: registerWolRoutes,
 };
 
