@@ -67,12 +67,12 @@ export default function WolScreen() {
     }
   };
 
-  const add = (
+  const add = (testId: string) => (
     <Button
       type="primary"
       icon={<PlusOutlined />}
       onClick={() => setEditing(opened<Editing>({}))}
-      data-testid="wol-add"
+      data-testid={testId}
     >
       {t('wol.ui_addDevice')}
     </Button>
@@ -127,7 +127,7 @@ export default function WolScreen() {
           <Button icon={<RadarChartOutlined />} onClick={() => setScanOpen(true)} data-testid="wol-open-scan">
             {t('wol.ui_scan')}
           </Button>
-          {add}
+          {add('wol-add')}
         </Space>
       </div>
 
@@ -160,7 +160,7 @@ export default function WolScreen() {
 
       {data && devices.length === 0 && (
         <Card>
-          <Empty description={t('wol.ui_noDevices')}>{add}</Empty>
+          <Empty description={t('wol.ui_noDevices')}>{add('wol-add-first')}</Empty>
         </Card>
       )}
 
