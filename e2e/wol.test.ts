@@ -3,7 +3,8 @@
 // refused beside the field first), pointed at 127.0.0.1 with a local TCP listener as its check
 // port; the online badge follows the listener as it starts and stops; "wake and wait" counts down
 // and ends "online" when the listener comes up; the wake is in the log drawer; the shortcut's curl
-// line, run with a real API token, wakes the device. Screenshots zh/en, 1300 and 390 px, light and dark.
+// line, run with a real API token, wakes the device. Screenshots at 1300 px in Chinese here; the
+// other languages, widths and the dark theme in wol-screens.test.ts.
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
@@ -14,7 +15,6 @@ import {
   apiLogin,
   callApi,
   chooseOption,
-  en,
   launchBrowser,
   newPage,
   type Program,
@@ -145,7 +145,7 @@ describe('Wake-on-LAN screen', () => {
     await page.getByTestId(`wol-wake-${key}`).click();
     const wake = page.getByTestId(`wol-wake-${key}`);
     await waitFor(async () => /还剩 \d+ 秒/.test(await wake.innerText()), { timeout: 10_000, what: 'countdown' });
-    expect(await wake.isDisabled()).toBe(true);
+    expect(await wake.getAttribute('class')).toContain('ant-btn-loading');
     await shot(page, 'wol-waking-1300-zh');
     await device.start();
     const result = page.getByTestId(`wol-wake-result-${key}`);
@@ -180,43 +180,5 @@ describe('Wake-on-LAN screen', () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ ret: 0, sent: 3, target: '127.0.0.1:9' });
     const logs = await api('GET', '/api/wol/logs?page=1&pageSize=50');
     expect(logs.logs.filter((l: { code?: string }) => l.code === 'woke')).toHaveLength(2);
-  });
-
-  it('reads in English and in the dark theme at phone width: big wake buttons, the dialog full-window', async () => {
-    const list = await api('GET', '/api/wol/devices');
-    const key: string = list.devices[0].key;
-    // A second device, never online, so the phone list shows more than one card.
-    const tv = await api('POST', '/api/wol/devices', {
-      name: 'Living-room TV',
-      macs: ['02:00:00:00:00:02'],
-      broadcast: '127.0.0.1',
-      check: { host: '127.0.0.1', tcpPort: 1, ping: false },
-      shutdown: { method: 'agent', agent: { url: 'http://127.0.0.1:1', token: 'lkt_x' } },
-    });
-    expect(tv.ret).toBe(0);
-
-    const page = await open('en_US', 390);
-    await page.waitForFunction((t) => document.title === t, `Lucky | ${en.title.wol}`);
-    await page.getByTestId(`wol-device-${tv.device.key}`).waitFor();
-    await waitFor(async () => (await badge(page, key)) === 'online', { timeout: 20_000, what: 'badge online' });
-    expect(await page.getByTestId(`wol-wake-${key}`).innerText()).toBe(en.wol.ui_wake);
-    // The wake button spans the card: a thumb finds it.
-    const card = await page.getByTestId(`wol-device-${key}`).boundingBox();
-    const button = await page.getByTestId(`wol-wake-${key}`).boundingBox();
-    expect(button && card && button.width > card.width * 0.8 && button.height >= 48).toBe(true);
-    await shot(page, 'wol-390-en');
-    await page.getByTestId(`wol-edit-${key}`).click();
-    await page.getByTestId('wol-device-form').waitFor();
-    await shot(page, 'wol-dialog-390-en', { fullPage: false });
-
-    const dark = await open('zh_CN', 390, 'dark');
-    await dark.getByTestId(`wol-device-${tv.device.key}`).waitFor();
-    await shot(dark, 'wol-390-zh-dark');
-    const wide = await open('en_US', 1300, 'dark');
-    await wide.getByTestId(`wol-device-${tv.device.key}`).waitFor();
-    await shot(wide, 'wol-1300-en-dark');
-    await wide.getByTestId('wol-open-settings').click();
-    await wide.getByTestId('wol-settings-form').waitFor();
-    await shot(wide, 'wol-settings-1300-en-dark', { fullPage: false });
   });
 });

@@ -2,19 +2,13 @@
 // seen; a big Wake button that turns into "waiting…" with the seconds left until the device
 // answers or the wait times out, then the result; shutdown (confirmed), the phone shortcut, edit,
 // delete and the device's switch. Cards fit a phone, where waking is the main use.
-import {
-  DeleteOutlined,
-  EditOutlined,
-  LinkOutlined,
-  LoadingOutlined,
-  PoweroffOutlined,
-  ThunderboltOutlined,
-} from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, LinkOutlined, PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { WolDeviceView } from '@lucky/shared';
 import { Button, Card, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../components/time';
+import { useWindowSize } from '../../hooks/useWindowSize';
 import { reasonText } from './errors';
 import { ONLINE_COLOR, wakeView } from './format';
 
@@ -53,6 +47,9 @@ export function DeviceCard({ device: d, moduleOn, ...on }: DeviceCardProps) {
     ? `${d.check.host}${d.check.tcpPort ? `:${d.check.tcpPort}` : ''}`
     : (d.state.ip ?? t('wol.ui_noAddress'));
   const canShutdown = d.shutdown.method !== 'none';
+  // On a phone the lesser actions are icons (named for screen readers and by a tooltip), so the row stays one line.
+  const phone = useWindowSize().width <= 768;
+  const label = (text: string) => (phone ? { 'aria-label': text, title: text } : { children: text });
 
   const wakeNow = async () => {
     setSending(true);
@@ -116,9 +113,10 @@ export function DeviceCard({ device: d, moduleOn, ...on }: DeviceCardProps) {
         size="large"
         block
         className="wol-wake"
-        icon={waiting ? <LoadingOutlined /> : <ThunderboltOutlined />}
-        loading={sending}
-        disabled={!moduleOn || !d.enabled || waiting}
+        icon={<ThunderboltOutlined />}
+        // While the server waits for the device the button spins (and takes no click) in its own colour.
+        loading={sending || waiting}
+        disabled={!moduleOn || !d.enabled}
         onClick={() => void wakeNow()}
         data-testid={`wol-wake-${d.key}`}
       >
@@ -165,12 +163,18 @@ export function DeviceCard({ device: d, moduleOn, ...on }: DeviceCardProps) {
             </Button>
           </Tooltip>
         </Popconfirm>
-        <Button icon={<LinkOutlined />} onClick={on.onShortcut} data-testid={`wol-shortcut-${d.key}`}>
-          {t('wol.ui_shortcut')}
-        </Button>
-        <Button icon={<EditOutlined />} onClick={on.onEdit} data-testid={`wol-edit-${d.key}`}>
-          {t('wol.ui_edit')}
-        </Button>
+        <Button
+          icon={<LinkOutlined />}
+          onClick={on.onShortcut}
+          data-testid={`wol-shortcut-${d.key}`}
+          {...label(t('wol.ui_shortcut'))}
+        />
+        <Button
+          icon={<EditOutlined />}
+          onClick={on.onEdit}
+          data-testid={`wol-edit-${d.key}`}
+          {...label(t('wol.ui_edit'))}
+        />
         <Popconfirm
           title={t('wol.dialog_deleteConfirm', { name: d.name })}
           okText={t('wol.ui_delete')}
@@ -178,9 +182,7 @@ export function DeviceCard({ device: d, moduleOn, ...on }: DeviceCardProps) {
           okButtonProps={{ danger: true }}
           onConfirm={() => on.onDelete()}
         >
-          <Button danger icon={<DeleteOutlined />} data-testid={`wol-delete-${d.key}`}>
-            {t('wol.ui_delete')}
-          </Button>
+          <Button danger icon={<DeleteOutlined />} data-testid={`wol-delete-${d.key}`} {...label(t('wol.ui_delete'))} />
         </Popconfirm>
       </Space>
     </Card>

@@ -114,7 +114,7 @@ describe('Wake-on-LAN device dialog', () => {
 });
 
 describe('Wake-on-LAN screen', () => {
-  it('shows each device’s badge and wakes with a wait; the button counts down and stays off while the server waits', async () => {
+  it('shows each device’s badge and wakes with a wait; the button counts down and spins while the server waits', async () => {
     const deadline = new Date(Date.now() + 60_000).toISOString();
     let woke = false;
     net.route('api/wol/devices', () => ({
@@ -141,7 +141,7 @@ describe('Wake-on-LAN screen', () => {
     expect(String(calls('POST', `api/wol/devices/${DEVICE_KEY}/wake`)[0][0])).toMatch(/[?&]wait=120\b/);
     const button = screen.getByTestId(`wol-wake-${DEVICE_KEY}`);
     await waitFor(() => expect(button.textContent).toMatch(/还剩 \d+ 秒/));
-    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(button.classList.contains('ant-btn-loading')).toBe(true);
   });
 
   it('asks before shutting down and keeps Shutdown off for a device without a method', async () => {

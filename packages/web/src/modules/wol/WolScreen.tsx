@@ -68,12 +68,7 @@ export default function WolScreen() {
   };
 
   const add = (testId: string) => (
-    <Button
-      type="primary"
-      icon={<PlusOutlined />}
-      onClick={() => setEditing(opened<Editing>({}))}
-      data-testid={testId}
-    >
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened<Editing>({}))} data-testid={testId}>
       {t('wol.ui_addDevice')}
     </Button>
   );
