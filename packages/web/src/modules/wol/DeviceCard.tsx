@@ -95,7 +95,13 @@ export function DeviceCard({ device: d, moduleOn, ...on }: DeviceCardProps) {
 
       <dl className="wol-facts">
         <dt>{t('wol.col_macs')}</dt>
-        <dd className="mono">{d.macs.join(', ')}</dd>
+        <dd className="mono">
+          {d.macs.map((m) => (
+            <div key={m} className="wol-mac">
+              {m}
+            </div>
+          ))}
+        </dd>
         <dt>{t('wol.col_address')}</dt>
         <dd className="mono">{address}</dd>
         <dt>{t('wol.col_lastSeen')}</dt>
