@@ -59,12 +59,12 @@ afterAll(async () => {
 describe('DDNS syncNow, asked by another module', () => {
   it('lists the action with its targets, to the module and to the admin API', async () => {
     const syncNow = { module: 'ddns', name: 'syncNow', enabled: true, targets: [{ key, name: 'actions' }] };
-    // Other modules offer actions too (ACME's renewNow, Wake-on-LAN's wake): DDNS's are these.
-    const ddnsOnly = (list: { module: string }[]) => list.filter((x) => x.module === 'ddns');
-    expect(ddnsOnly(actions().list())).toEqual([syncNow]);
+    // Other modules offer theirs beside it (ACME renewNow …): DDNS's entry is the one looked at.
+    const ofDdns = (list: { module: string }[]) => list.filter((a) => a.module === 'ddns');
+    expect(ofDdns(actions().list())).toEqual([syncNow]);
     const r = await d.call('GET', '/api/modules/actions');
     expect(r.body.ret).toBe(0);
-    expect(ddnsOnly(r.body.list)).toEqual([syncNow]);
+    expect(ofDdns(r.body.list)).toEqual([syncNow]);
   });
 
   it('writes the address it is given to PowerDNS at once, instead of the task’s own source', async () => {
@@ -107,6 +107,7 @@ describe('DDNS syncNow, asked by another module', () => {
     expect(await actions().invoke('ddns', 'deleteEverything', {})).toEqual(
       refusal('actionNotFound', { module: 'ddns', action: 'deleteEverything' }),
     );
+    // A module this build does not have (the last one not built yet).
     expect(await actions().invoke('wanji_admin', 'wake', {})).toEqual(
       refusal('moduleNotFound', { module: 'wanji_admin' }),
     );
@@ -131,7 +132,7 @@ describe('DDNS syncNow, asked by another module', () => {
     expect(
       actions()
         .list()
-        .filter((x) => x.module === 'ddns'),
+        .filter((a) => a.module === 'ddns'),
     ).toEqual([{ module: 'ddns', name: 'syncNow', enabled: false, targets: [{ key, name: 'actions' }] }]);
   });
 });

@@ -45,6 +45,13 @@ export function testModuleContext(
     setInterval: (fn, ms) => setInterval(fn, ms),
     saveConfig: async () => {},
     actions: moduleActions(alone, key),
+    program: {
+      timeZone: () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+      setModuleEnabled: async (target) => {
+        throw new Error(`no module ${target} in a unit test`);
+      },
+      configBackup: () => ({ fileName: 'lucky_20260101000000.json', text: '{}\n' }),
+    },
     certs: new CertResolver({ loaded: () => [], onChange: () => () => {} }),
     certStore: {
       put: async () => {

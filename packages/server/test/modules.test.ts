@@ -10,7 +10,7 @@ afterEach(async () => s?.close());
 
 /** A module with a port-like setting that fails to apply when `fail` is set. */
 type FakeConfig = { enabled: boolean; value: number; fail: boolean; port: number };
-function fakeModule(key: 'ddns' | 'wol', events: string[]): ModuleDefinition<FakeConfig> {
+function fakeModule(key: 'ddns' | 'wanji_admin', events: string[]): ModuleDefinition<FakeConfig> {
   return {
     key,
     configSchema: z.object({
@@ -57,10 +57,10 @@ describe('module supervisor', () => {
 
   it('starts in order, stops in reverse, lists modules, and keeps the previous state when a change fails', async () => {
     const events: string[] = [];
-    s = await startTestServer({ modules: [fakeModule('ddns', events), fakeModule('wol', events)] });
+    s = await startTestServer({ modules: [fakeModule('ddns', events), fakeModule('wanji_admin', events)] });
     const token = await s.login();
-    expect(events).toEqual(['ddns:start:1', 'wol:start:1']);
-    expect((await s.call('GET', '/api/modules/list', { token })).body.Modules).toEqual(['ddns', 'wol']);
+    expect(events).toEqual(['ddns:start:1', 'wanji_admin:start:1']);
+    expect((await s.call('GET', '/api/modules/list', { token })).body.Modules).toEqual(['ddns', 'wanji_admin']);
 
     const bad = await s.call('PUT', '/api/ddns/configure', { token, body: { value: -5 } });
     expect(bad.status).toBe(400);
@@ -81,28 +81,28 @@ describe('module supervisor', () => {
     // The previous settings run again; the other module was never touched.
     expect(status.find((m: { key: string }) => m.key === 'ddns')).toMatchObject({ state: 'running' });
     expect(events.slice(-2)).toEqual(['ddns:stop', 'ddns:start:7']);
-    expect(status.find((m: { key: string }) => m.key === 'wol')).toMatchObject({ state: 'running' });
-    expect(events.filter((e) => e.startsWith('wol:'))).toEqual(['wol:start:1']);
+    expect(status.find((m: { key: string }) => m.key === 'wanji_admin')).toMatchObject({ state: 'running' });
+    expect(events.filter((e) => e.startsWith('wanji_admin:'))).toEqual(['wanji_admin:start:1']);
 
     await s.server.close();
-    expect(events.slice(-2)).toEqual(['wol:stop', 'ddns:stop']);
+    expect(events.slice(-2)).toEqual(['wanji_admin:stop', 'ddns:stop']);
   });
 
   it('refuses a port another module or the admin listener holds, naming the owner, and saves nothing', async () => {
     const events: string[] = [];
-    s = await startTestServer({ modules: [fakeModule('ddns', events), fakeModule('wol', events)] });
+    s = await startTestServer({ modules: [fakeModule('ddns', events), fakeModule('wanji_admin', events)] });
     const token = await s.login();
     expect((await s.call('PUT', '/api/ddns/configure', { token, body: { port: 20001 } })).body.ret).toBe(0);
 
-    const clash = await s.call('PUT', '/api/wol/configure', { token, body: { port: 20001 } });
+    const clash = await s.call('PUT', '/api/wanji_admin/configure', { token, body: { port: 20001 } });
     expect(clash.status).toBe(409);
     expect(clash.body).toMatchObject({
       code: 'portTaken',
       params: { port: 20001, module: 'ddns', item: 'rule of ddns' },
     });
-    expect(s.server.core.store.get().modules.wol).toBeUndefined();
+    expect(s.server.core.store.get().modules.wanji_admin).toBeUndefined();
 
-    const admin = await s.call('PUT', '/api/wol/configure', { token, body: { port: s.server.port } });
+    const admin = await s.call('PUT', '/api/wanji_admin/configure', { token, body: { port: s.server.port } });
     expect(admin.body).toMatchObject({ code: 'portTaken', params: { module: 'admin' } });
 
     // Switched off, a module holds no port: the other may take it.
@@ -110,11 +110,11 @@ describe('module supervisor', () => {
       (await s.call('PUT', '/api/modules/ddns/enabled', { token, body: { enabled: false } })).body.status,
     ).toMatchObject({ state: 'disabled', enabled: false });
     expect(events.at(-1)).toBe('ddns:stop');
-    expect((await s.call('PUT', '/api/wol/configure', { token, body: { port: 20001 } })).body.ret).toBe(0);
+    expect((await s.call('PUT', '/api/wanji_admin/configure', { token, body: { port: 20001 } })).body.ret).toBe(0);
     const list = (await s.call('GET', '/api/modules/status', { token })).body.list;
     expect(list.map((m: { key: string; state: string }) => `${m.key}:${m.state}`)).toEqual([
       'ddns:disabled',
-      'wol:running',
+      'wanji_admin:running',
     ]);
   });
 });

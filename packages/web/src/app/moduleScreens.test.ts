@@ -16,7 +16,8 @@ describe('module routes', () => {
     expect(hasModuleScreen('reverseproxy')).toBe(true);
     expect(hasModuleScreen('portforward')).toBe(true);
     expect(hasModuleScreen('ddns')).toBe(true);
-    expect(hasModuleScreen('wol')).toBe(false);
+    expect(hasModuleScreen('wol')).toBe(true);
+    expect(hasModuleScreen('wanji_admin')).toBe(false);
   });
 
   it('registers only modules with a screen, in the fixed order of spec §2', () => {

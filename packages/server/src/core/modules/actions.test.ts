@@ -28,7 +28,7 @@ const def: ModuleDefinition = {
 
 function host(running: boolean): ActionHost {
   return {
-    keys: () => ['wol', 'stun'],
+    keys: () => ['wol', 'wanji_admin'],
     definition: (key) => (key === 'wol' ? def : { ...def, key, actions: undefined }),
     configOf: <C>() => ({ enabled: running }) as C,
     runningRuntime: () => (running ? runtime : undefined),
@@ -58,7 +58,7 @@ describe('module actions', () => {
       code: 'actionNotFound',
       params: { module: 'wol', action: 'toString' },
     });
-    expect((await a.invoke('stun', 'wake', {})).reason?.code).toBe('actionNotFound');
+    expect((await a.invoke('wanji_admin', 'wake', {})).reason?.code).toBe('actionNotFound');
     expect(a.list()).toEqual([{ module: 'wol', name: 'wake', enabled: true, targets: [{ key: 'nas', name: 'NAS' }] }]);
 
     const off = moduleActions(host(false), 'cron');

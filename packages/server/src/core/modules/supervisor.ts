@@ -2,6 +2,7 @@ import type { BuiltModule, ClampedValue, Coded, FieldIssue, ModuleKey } from '@l
 import { keepSecrets, parseStored } from '@lucky/shared';
 import type { ServiceAuth } from '../auth/serviceAuth.js';
 import type { CertStore } from '../certs/store.js';
+import { configBackupFile } from '../config/backupFile.js';
 import { type ConfigStore, clampedLine } from '../config/store.js';
 import type { RouteRegistry } from '../http/registry.js';
 import { ApiFailure, fieldFailure } from '../http/reply.js';
@@ -131,6 +132,7 @@ export class ModuleSupervisor implements ActionHost {
       saveConfig: (next) => this.saveConfig(key, next),
       runtime: () => slot.runtime,
       storages: this.services.storages,
+      timeZone: () => this.timeZone(),
     });
   }
 
@@ -180,6 +182,11 @@ export class ModuleSupervisor implements ActionHost {
   runningRuntime(key: ModuleKey): ModuleRuntime<unknown> | undefined {
     const slot = this.slots.get(key);
     return slot?.state === 'running' ? slot.runtime : undefined;
+  }
+
+  /** The display time zone: the base setting, or the machine's zone when it is ''. */
+  timeZone(): string {
+    return this.store.get().base.timeZone || Intl.DateTimeFormat().resolvedOptions().timeZone;
   }
 
   /** Switch a module on or off (its slice's `enabled`), through the same path as every save. */
@@ -332,6 +339,24 @@ export class ModuleSupervisor implements ActionHost {
       },
       saveConfig: (next) => this.saveConfig(key, next),
       actions: moduleActions(this, key),
+      program: {
+        timeZone: () => this.timeZone(),
+        setModuleEnabled: async (target, enabled) => {
+          if (!this.slots.has(target as ModuleKey))
+            throw new ApiFailure(404, 1, `unknown module ${target}`, undefined, {
+              code: 'moduleNotFound',
+              params: { module: target },
+            });
+          // A module switching itself off would stop the very run that asked.
+          if (target === key)
+            throw new ApiFailure(400, 1, 'a module cannot switch itself', undefined, {
+              code: 'moduleSelf',
+              params: {},
+            });
+          await this.setEnabled(target as ModuleKey, enabled);
+        },
+        configBackup: () => configBackupFile(this.store.get()),
+      },
       certs: this.services.certs,
       certStore: this.services.certStore.forModule(key),
       challenges: this.services.challenges,

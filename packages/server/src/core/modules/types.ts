@@ -79,6 +79,24 @@ export interface ModuleContext extends ModuleServices {
   saveConfig(next: unknown): Promise<void>;
   /** What other modules offer (actions.ts): `invoke` answers a coded refusal, never throws. */
   actions: ModuleActions;
+  /** The few program-wide things a scheduler needs (scheduled tasks); see ModuleProgram. */
+  program: ModuleProgram;
+}
+
+/**
+ * Program-wide services beyond one module's slice, kept small on purpose: the display time zone,
+ * the module switch of the console, and the settings' backup. Scheduled tasks use them.
+ */
+export interface ModuleProgram {
+  /** The base setting `timeZone` as an IANA name (the machine's zone when the setting is ''). */
+  timeZone(): string;
+  /**
+   * Switch another module on or off exactly as `PUT /api/modules/<key>/enabled` does (validate →
+   * apply → save). Throws an API failure (unknown module, `moduleSelf`, or what the save refused).
+   */
+  setModuleEnabled(key: string, enabled: boolean): Promise<void>;
+  /** The whole config as the settings' backup download (`GET /api/configure`) writes it. */
+  configBackup(): { fileName: string; text: string };
 }
 
 export interface ModuleRuntime<C> {
@@ -159,6 +177,8 @@ export interface ModuleApi<C> {
   /** Validate → apply → save; refusals are thrown as API failures naming the field. */
   saveConfig(next: C): Promise<void>;
   runtime(): ModuleRuntime<C> | undefined;
+  /** The display time zone (ModuleProgram.timeZone), for routes that answer while the module is off. */
+  timeZone(): string;
   /**
    * The storages and who mounts them: storage management's routes name the users of an entry
    * (and refuse its removal) while the module is off too, when there is no runtime to ask.

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { configBackupFile } from '../config/backupFile.js';
 import type { AppConfig } from '../config/schema.js';
 import { ConfigValidationError, clampedLine, parseConfigDocument } from '../config/store.js';
 import type { Core } from '../core.js';
@@ -42,13 +43,13 @@ export function registerBackupRoutes(r: RouteRegistry, core: Core): void {
     raw: true,
     summary: 'Download the whole config file (a backup)',
     handler: (_req, reply) => {
-      const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+      const file = configBackupFile(core.store.get());
       core.log.info('config backup downloaded');
       return reply
-        .header('content-disposition', `attachment; filename="lucky_${stamp}.json"`)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('cache-control', 'no-store')
         .type('application/json')
-        .send(`${JSON.stringify(core.store.get(), null, 2)}\n`);
+        .send(file.text);
     },
   });
 

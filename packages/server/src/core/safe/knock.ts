@@ -12,7 +12,8 @@ import { verifyPassword } from '../auth/password.js';
 import { LoginThrottle } from '../auth/throttle.js';
 import type { Core } from '../core.js';
 import type { RouteRegistry } from '../http/registry.js';
-import { canonicalIp, formatIp, parseIp, unmapIp } from '../net/lan.js';
+import { canonicalIp } from '../net/lan.js';
+import { banKeyOf } from './bans.js';
 import { randomToken } from './edit.js';
 
 export const KNOCK_PREFIX = '/knock/';
@@ -105,10 +106,13 @@ export function isKnockUrl(cfg: SafeConfig, url: string): boolean {
   return timingSafeEqual(digest(rest), digest(cfg.knock.path));
 }
 
-/** The address a knock puts on the list: the client's, IPv4-mapped IPv6 as IPv4. */
-function listedForm(ip: string): string {
-  const p = parseIp(ip);
-  return p ? formatIp(unmapIp(p)) : canonicalIp(ip);
+/**
+ * What a knock puts on the list: an IPv4 client's address (IPv4-mapped IPv6 as IPv4), an IPv6
+ * client's /64 — phones and laptops rotate their privacy address within it daily, and the /64 is
+ * one subscriber's, as auto-ban counts it too (bans.ts banKeyOf).
+ */
+export function listedForm(ip: string): string {
+  return banKeyOf(ip) ?? canonicalIp(ip);
 }
 
 /** Add or refresh the knock entry of `ip`; its expiry, or undefined when the list is full. */

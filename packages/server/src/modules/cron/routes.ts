@@ -1,109 +1,273 @@
 import {
-  CRON_SECRETS,
+  CRON_LIMITS,
   type CronConfig,
-  type CronItem,
-  type CronItemResponse,
-  type CronItemView,
+  type CronExportResponse,
+  type CronHistoryResponse,
+  type CronImportResponse,
+  type CronIssueCode,
   type CronListResponse,
+  type CronPreviewResponse,
+  type CronRunNowResponse,
+  type CronSettingsResponse,
+  type CronTask,
+  type CronTaskInput,
+  type CronTaskResponse,
+  type CronTaskView,
+  cronImportBodySchema,
   cronIssues,
-  cronItemInputSchema,
+  cronPreviewBodySchema,
+  cronSettingsBodySchema,
+  cronTaskInputSchema,
   enabledBodySchema,
-  maskSecrets,
+  MODULE_KEYS,
 } from '@lucky/shared';
+import type { z } from 'zod';
 import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
+import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
 import type { ModuleApi } from '../../core/modules/types.js';
+import { CronRuntime } from './runtime.js';
+import { ExpressionError, parseExpression, previewTimes, zoneKnown } from './schedule.js';
+import { maskTask, restoreTask } from './secrets.js';
+import { readState } from './state.js';
 
-const itemSecrets = CRON_SECRETS.map((p) => p.replace(/^items\.\*\./, ''));
-const view = (item: CronItem): CronItemView => maskSecrets(item, itemSecrets);
+type Parsed = z.infer<typeof cronTaskInputSchema>;
 
-const refuse = (field: string, code: 'nameTaken' | 'itemNotFound', status = 400) =>
-  fieldFailure({ field, code, params: {}, msg: cronIssues.describe(code) }, status);
+const refuse = (field: string, code: CronIssueCode, params: Record<string, unknown> = {}, status = 400) =>
+  fieldFailure({ field, code, params, msg: cronIssues.describe(code, params) }, status);
 
-/** REST calls of the cron module: /api/cron/items … (bodies parsed by the registry). */
+/** Checks the schema cannot make: the expression through croner, modules by name. */
+function checkTask(task: Parsed, zone: string, prefix = ''): void {
+  if (task.schedule.kind === 'cron') {
+    try {
+      const job = parseExpression(task.schedule.expression, zone);
+      if (job.nextRun() === null) throw refuse(`${prefix}schedule.expression`, 'expressionNeverRuns');
+    } catch (err) {
+      if (err instanceof ExpressionError)
+        throw refuse(`${prefix}schedule.expression`, 'expressionInvalid', { detail: err.message });
+      throw err;
+    }
+  }
+  for (const [i, a] of task.actions.entries()) {
+    if ((a.type === 'module' || a.type === 'action') && !(MODULE_KEYS as readonly string[]).includes(a.module))
+      throw refuse(`${prefix}actions.${i}.module`, 'moduleUnknown', { module: a.module });
+  }
+}
+
+/** REST calls of the cron module: /api/cron/… (bodies parsed by the registry). */
 export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void {
   const serial = serialQueue();
-  const find = (config: CronConfig, key: string) => {
-    const item = config.items.find((i) => i.key === key);
-    if (!item) throw refuse('key', 'itemNotFound', 404);
-    return item;
+  const live = () => {
+    const rt = api.runtime();
+    return rt instanceof CronRuntime ? rt : undefined;
   };
-  const uniqueName = (config: CronConfig, name: string, key?: string) => {
-    if (config.items.some((i) => i.name === name && i.key !== key)) throw refuse('name', 'nameTaken');
+  const find = (config: CronConfig, key: string) => {
+    const task = config.tasks.find((t) => t.key === key);
+    if (!task) throw refuse('key', 'taskNotFound', {}, 404);
+    return task;
+  };
+  const uniqueName = (config: CronConfig, name: string, key?: string, field = 'name') => {
+    if (config.tasks.some((t) => t.name === name && t.key !== key)) throw refuse(field, 'nameTaken', { name });
+  };
+  /** Views: the live status while the module runs, the stored history's last run while it is off. */
+  const views = (config: CronConfig): CronTaskView[] => {
+    const rt = live();
+    const stored = rt ? undefined : readState(api.configDir).state;
+    return config.tasks.map((t) => {
+      const last = stored?.tasks[t.key]?.runs[0];
+      const status = rt
+        ? rt.taskStatus(t.key)
+        : { running: 0, queued: false, ...(last ? { lastRun: { start: last.start, result: last.result } } : {}) };
+      return { ...maskTask(t), status };
+    });
+  };
+  const viewOf = (key: string) => {
+    const v = views(api.config()).find((t) => t.key === key);
+    if (!v) throw refuse('key', 'taskNotFound', {}, 404);
+    return v;
   };
 
   r.add({
     method: 'GET',
-    path: '/api/cron/items',
+    path: '/api/cron/tasks',
     access: 'token',
-    summary: 'Cron: the module switch and every item (secrets masked)',
+    summary: 'Cron: the module switch, the display time zone and every task with its status (next and last run)',
     handler: (): CronListResponse => {
       const config = api.config();
-      return { ret: 0, enabled: config.enabled, list: config.items.map(view) };
+      return {
+        ret: 0,
+        enabled: config.enabled,
+        historySize: config.historySize,
+        timeZone: api.timeZone(),
+        list: views(config),
+      };
     },
   });
 
   r.add({
-    method: 'POST',
-    path: '/api/cron/items',
+    method: 'PUT',
+    path: '/api/cron/settings',
     access: 'token',
-    summary: 'Cron: add an item (the server assigns its key)',
-    body: cronItemInputSchema,
+    summary: 'Cron: the module settings (runs kept per task)',
+    body: cronSettingsBodySchema,
     handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronItemResponse> => {
+      serial(async (): Promise<CronSettingsResponse> => {
+        await api.saveConfig({ ...api.config(), historySize: input.body.historySize });
+        return { ret: 0, historySize: api.config().historySize };
+      }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/cron/tasks',
+    access: 'token',
+    summary: 'Cron: add a task (the server assigns its key)',
+    body: cronTaskInputSchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<CronTaskResponse> => {
         const prev = api.config();
         uniqueName(prev, input.body.name);
-        const item = { ...input.body, key: newKey(prev.items) };
-        await api.saveConfig({ ...prev, items: [...prev.items, item] });
-        return { ret: 0, item: view(find(api.config(), item.key)) };
+        checkTask(input.body, api.timeZone());
+        const task: CronTask = { ...restoreTask(input.body, undefined), key: newKey(prev.tasks) };
+        await api.saveConfig({ ...prev, tasks: [...prev.tasks, task] });
+        return { ret: 0, task: viewOf(task.key) };
       }),
   });
 
   r.add({
     method: 'PUT',
-    path: '/api/cron/items/:key',
+    path: '/api/cron/tasks/:key',
     access: 'token',
-    summary: 'Cron: replace an item (a secret sent back masked is kept)',
-    body: cronItemInputSchema,
+    summary: 'Cron: replace a task (masked secret parts sent back are kept)',
+    body: cronTaskInputSchema,
     handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronItemResponse> => {
+      serial(async (): Promise<CronTaskResponse> => {
         const prev = api.config();
         const old = find(prev, input.params.key);
         uniqueName(prev, input.body.name, old.key);
-        const item = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, items: prev.items.map((i) => (i.key === old.key ? item : i)) });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
+        checkTask(input.body, api.timeZone());
+        const task: CronTask = { ...restoreTask(input.body, old), key: old.key };
+        await api.saveConfig({ ...prev, tasks: prev.tasks.map((t) => (t.key === old.key ? task : t)) });
+        return { ret: 0, task: viewOf(old.key) };
       }),
   });
 
   r.add({
     method: 'PUT',
-    path: '/api/cron/items/:key/enable',
+    path: '/api/cron/tasks/:key/enable',
     access: 'token',
-    summary: 'Cron: switch an item on or off',
+    summary: 'Cron: pause or resume a task (its switch)',
     body: enabledBodySchema,
     handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronItemResponse> => {
+      serial(async (): Promise<CronTaskResponse> => {
         const prev = api.config();
         const old = find(prev, input.params.key);
-        const items = prev.items.map((i) => (i.key === old.key ? { ...i, enabled: input.body.enabled } : i));
-        await api.saveConfig({ ...prev, items });
-        return { ret: 0, item: view(find(api.config(), old.key)) };
+        const tasks = prev.tasks.map((t) => (t.key === old.key ? { ...t, enabled: input.body.enabled } : t));
+        await api.saveConfig({ ...prev, tasks });
+        return { ret: 0, task: viewOf(old.key) };
       }),
   });
 
   r.add({
     method: 'DELETE',
-    path: '/api/cron/items/:key',
+    path: '/api/cron/tasks/:key',
     access: 'token',
-    summary: 'Cron: delete an item',
+    summary: 'Cron: delete a task (a run going on finishes)',
     handler: (_req, _reply, input) =>
       serial(async () => {
         const prev = api.config();
         const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, items: prev.items.filter((i) => i.key !== old.key) });
+        await api.saveConfig({ ...prev, tasks: prev.tasks.filter((t) => t.key !== old.key) });
         return { ret: 0 };
       }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/cron/tasks/:key/run',
+    access: 'token',
+    summary: 'Cron: run a task now (its overlap policy applies); answers started, queued or skipped',
+    handler: (_req, _reply, input): CronRunNowResponse => {
+      find(api.config(), input.params.key);
+      const outcome = live()?.runNow(input.params.key);
+      if (!outcome) throw refuse('key', 'moduleDisabled', {}, 409);
+      return { ret: 0, outcome };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/cron/tasks/:key/history',
+    access: 'token',
+    summary: `Cron: a task's last runs, newest first (each action's output up to ${CRON_LIMITS.outputBytes} bytes)`,
+    handler: (_req, _reply, input): CronHistoryResponse => {
+      const task = find(api.config(), input.params.key);
+      const rt = live();
+      const list = rt ? rt.history(task.key) : (readState(api.configDir).state.tasks[task.key]?.runs ?? []);
+      return { ret: 0, list };
+    },
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/cron/preview',
+    access: 'token',
+    summary: `Cron: the next ${CRON_LIMITS.previewCount} times of an expression in a zone ('' = the display zone)`,
+    body: cronPreviewBodySchema,
+    handler: (_req, _reply, input): CronPreviewResponse => {
+      const zone = input.body.zone || api.timeZone();
+      if (!zoneKnown(zone)) throw refuse('zone', 'zoneInvalid', { zone });
+      let times: string[];
+      try {
+        times = previewTimes(input.body.expression, zone, CRON_LIMITS.previewCount, Date.now());
+      } catch (err) {
+        if (err instanceof ExpressionError) throw refuse('expression', 'expressionInvalid', { detail: err.message });
+        throw err;
+      }
+      if (times.length === 0) throw refuse('expression', 'expressionNeverRuns');
+      return { ret: 0, zone, times };
+    },
+  });
+
+  r.add({
+    method: 'GET',
+    path: '/api/cron/export',
+    access: 'token',
+    summary: 'Cron: every task as JSON for import elsewhere (keys dropped, secret parts masked)',
+    handler: (): CronExportResponse => ({
+      ret: 0,
+      tasks: api.config().tasks.map(({ key: _key, ...t }): CronTaskInput => maskTask(t)),
+    }),
+  });
+
+  r.add({
+    method: 'POST',
+    path: '/api/cron/import',
+    access: 'token',
+    summary: 'Cron: add tasks from an export (`replace` drops the current ones first); names must be free',
+    body: cronImportBodySchema,
+    handler: (_req, _reply, input) =>
+      serial(async (): Promise<CronImportResponse> => {
+        const prev = api.config();
+        const kept = input.body.mode === 'replace' ? [] : prev.tasks;
+        const added: CronTask[] = [];
+        for (const [i, t] of input.body.tasks.entries()) {
+          const field = `tasks.${i}.`;
+          const taken = [...kept, ...added].some((x) => x.name === t.name);
+          if (taken) throw refuse(`${field}name`, 'nameTaken', { name: t.name });
+          checkTask(t, api.timeZone(), field);
+          added.push({ ...restoreTask(t, undefined), key: newKey([...kept, ...added]) });
+        }
+        await api.saveConfig({ ...prev, tasks: [...kept, ...added] });
+        return { ret: 0, added: added.length };
+      }),
+  });
+
+  addServiceLogRoutes(r, {
+    path: '/api/cron/logs',
+    service: 'Cron',
+    holds: 'runs started and finished, failed actions, skipped and missed runs',
+    log: () => live()?.log,
   });
 }
