@@ -44,23 +44,28 @@ for (const port of [9, 7]) {
 for (const port of tcp) net.createServer((c) => c.end()).listen(Number(port), ip, ready);
 `;
 
-/** `tag`: a few letters unique to the test file; `net`: its own 198.18.<n> /24. */
-export async function startWolLab(tag: string, net: `198.18.${number}`, tcpPorts: number[]): Promise<WolLab> {
+/** `tag`: a few letters unique to the test file; `net`: its own 198.18.<n>.0/`prefix` (the first block of the /24). */
+export async function startWolLab(
+  tag: string,
+  net: `198.18.${number}`,
+  tcpPorts: number[],
+  prefix = 24,
+): Promise<WolLab> {
   const id = process.pid % 100000;
   const ns = `${tag}-${process.pid}`;
   const hostIf = `${tag}${id}a`;
   const peerIf = `${tag}${id}b`;
   const hostIp = `${net}.1`;
   const peerIp = `${net}.2`;
-  const broadcast = `${net}.255`;
+  const broadcast = `${net}.${2 ** (32 - prefix) - 1}`;
   const peerMac = '02:00:5e:10:00:02';
   const ip = (...args: string[]) => execFileSync('ip', args);
   ip('netns', 'add', ns);
   ip('link', 'add', hostIf, 'type', 'veth', 'peer', 'name', peerIf, 'netns', ns);
-  ip('addr', 'add', `${hostIp}/24`, 'brd', '+', 'dev', hostIf);
+  ip('addr', 'add', `${hostIp}/${prefix}`, 'brd', '+', 'dev', hostIf);
   ip('link', 'set', hostIf, 'up');
   ip('-n', ns, 'link', 'set', peerIf, 'address', peerMac);
-  ip('-n', ns, 'addr', 'add', `${peerIp}/24`, 'brd', '+', 'dev', peerIf);
+  ip('-n', ns, 'addr', 'add', `${peerIp}/${prefix}`, 'brd', '+', 'dev', peerIf);
   ip('-n', ns, 'link', 'set', peerIf, 'up');
   ip('-n', ns, 'link', 'set', 'lo', 'up');
   const packets: Packet[] = [];

@@ -1,7 +1,7 @@
 // Wake-on-LAN against a device in a network namespace (wol-lab.ts): the magic packets as the
 // device's NIC receives them on the veth's broadcast address (format, repeat count, SecureOn
 // bytes, both ports); the online state following the device's link down and up (TCP check, the
-// neighbour table, the webhook on each change, "wake and wait"); the `wake` action through
+// neighbour table, ping, the webhook on each change, "wake and wait"); the `wake` action through
 // `ctx.actions`, as the scheduled tasks will call it; a second console on loopback relaying the
 // packets into the namespace and running its agent's shutdown command, with API tokens.
 import { existsSync, promises as fs } from 'node:fs';
@@ -188,6 +188,22 @@ describe('Wake-on-LAN in a network namespace', () => {
     const first = await waitFor(state, (s: Json) => s.online === 'online', { timeout: 10_000, what: 'online' });
     expect(first.via).toContain('tcp');
     expect(first.ip).toBe(lab.peerIp);
+    // The other two checks: an ICMP echo (system ping), and the neighbour table alone (no host).
+    const other = async (body: Json) =>
+      ok(await call(a, tokenA, 'POST', '/api/wol/devices', { macs: [lab.peerMac], broadcast: lab.broadcast, ...body }))
+        .device.key as string;
+    const pingKey = await other({ name: 'by-ping', check: { host: lab.peerIp, ping: true } });
+    const neighKey = await other({ name: 'by-neigh', check: { ping: false } });
+    const states = async () => ok(await call(a, tokenA, 'GET', '/api/wol/state')).states;
+    const both = await waitFor(
+      states,
+      (x: Json) => x[pingKey]?.online === 'online' && x[neighKey]?.online === 'online',
+      { timeout: 10_000, what: 'online by ping and by the neighbour table' },
+    );
+    expect(both[pingKey].via).toContain('ping');
+    expect(both[neighKey]).toMatchObject({ via: ['neigh'], ip: lab.peerIp });
+    expect(['REACHABLE', 'STALE', 'DELAY', 'PROBE']).toContain(both[neighKey].neigh);
+    for (const k of [pingKey, neighKey]) ok(await call(a, tokenA, 'DELETE', `/api/wol/devices/${k}`));
     lab.link(false);
     try {
       await waitFor(state, (s: Json) => s.online === 'offline', { timeout: 15_000, what: 'offline after link down' });

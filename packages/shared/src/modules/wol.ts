@@ -251,12 +251,12 @@ const deviceShape = {
     .default(9),
   repeat: int(L.repeat),
   intervalMs: int(L.intervalMs),
-  /** SecureOn password: '' or 6 bytes written like a MAC. A secret. */
+  /** SecureOn password: '' or 6 bytes written like a MAC (checked in the input schema). A secret. */
   secureOn: z
     .string()
     .trim()
-    .refine((s) => s === '' || s === SECRET_MASK || normalizeMac(s) !== undefined, 'secureOnInvalid')
-    .transform((s) => (s === '' || s === SECRET_MASK ? s : (normalizeMac(s) as string)))
+    .max(64)
+    .transform((s) => (s === SECRET_MASK ? s : (normalizeMac(s) ?? s)))
     .default(''),
   check: checkShape,
   shutdown: shutdownShape,
@@ -287,8 +287,6 @@ function checkDevice(
     if (s.ssh.host === '' && d.check.host === '') add(['shutdown', 'ssh', 'host'], 'sshHostRequired');
     if (s.ssh.user === '') add(['shutdown', 'ssh', 'user'], 'sshUserRequired');
     if (s.ssh.privateKey === '') add(['shutdown', 'ssh', 'privateKey'], 'sshKeyRequired');
-    else if (s.ssh.privateKey !== SECRET_MASK && !isPrivateKeyPem(s.ssh.privateKey))
-      add(['shutdown', 'ssh', 'privateKey'], 'sshKeyInvalid');
   }
   if (s.method === 'agent') checkRemote(s.agent, add, ['shutdown', 'agent']);
   if (d.relay.enabled) checkRemote(d.relay, add, ['relay']);
@@ -312,8 +310,24 @@ export function isPrivateKeyPem(s: string): boolean {
   return /^-----BEGIN ([A-Z0-9 ]+ )?PRIVATE KEY-----[\s\S]+-----END ([A-Z0-9 ]+ )?PRIVATE KEY-----\s*$/.test(s.trim());
 }
 
+/**
+ * The forms of the secrets, checked where a user types them (the input), not in the stored slice:
+ * a stored secret is whatever was saved, and a value sent back masked is the stored one.
+ */
+function checkSecretForms(
+  d: { secureOn: string; shutdown: { ssh: { privateKey: string } } },
+  ctx: z.RefinementCtx,
+): void {
+  const typed = (v: string) => v !== '' && v !== SECRET_MASK;
+  if (typed(d.secureOn) && normalizeMac(d.secureOn) === undefined)
+    ctx.addIssue({ code: 'custom', path: ['secureOn'], message: 'secureOnInvalid' });
+  const key = d.shutdown.ssh.privateKey;
+  if (typed(key) && !isPrivateKeyPem(key))
+    ctx.addIssue({ code: 'custom', path: ['shutdown', 'ssh', 'privateKey'], message: 'sshKeyInvalid' });
+}
+
 /** A device as the browser sends it (the server assigns the key). */
-export const wolDeviceInputSchema = z.object(deviceShape).superRefine(checkDevice);
+export const wolDeviceInputSchema = z.object(deviceShape).superRefine(checkDevice).superRefine(checkSecretForms);
 export const wolDeviceSchema = z.object({ key: z.string().regex(KEY), ...deviceShape }).superRefine(checkDevice);
 
 // ---- settings ---------------------------------------------------------------------------------
@@ -427,6 +441,8 @@ export type WolRelayBody = z.input<typeof wolRelayBodySchema>;
 /** POST /api/wol/scan: the interface whose own subnet is probed ('' = the first IPv4 LAN interface). */
 export const wolScanBodySchema = z.object({
   interface: deviceShape.interface,
+  /** Ask reverse DNS for the hosts' names (one try, 1 s each). */
+  names: z.boolean().default(true),
 });
 export const wolLogsQuerySchema = logPageQuerySchema;
 /** POST /api/wol/webhook/test: the webhook as the dialog holds it (`key` '' = the module's). */

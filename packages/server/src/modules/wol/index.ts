@@ -16,6 +16,7 @@ export const wolModule: ModuleDefinition<WolConfig> = {
       enabled: true,
       devices: [
         {
+          key: 'Sample1',
           name: 'nas',
           macs: ['02:00:00:00:00:01'],
           secureOn: '01:02:03:04:05:06',

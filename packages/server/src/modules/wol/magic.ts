@@ -73,8 +73,14 @@ export async function sendMagic(t: WakeTarget, signal?: AbortSignal): Promise<{ 
     from = i.address;
   }
   const target = describeTarget(t);
-  const socket = dgram.createSocket('udp4');
   const fail = (err: unknown) => new WakeError('sendFailed', { target, detail: (err as Error).message });
+  let packets: Buffer[];
+  try {
+    packets = t.macs.map((m) => magicPacket(m, t.secureOn));
+  } catch (err) {
+    throw fail(err);
+  }
+  const socket = dgram.createSocket('udp4');
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
@@ -86,7 +92,6 @@ export async function sendMagic(t: WakeTarget, signal?: AbortSignal): Promise<{ 
       throw fail(err);
     });
     socket.setBroadcast(true);
-    const packets = t.macs.map((m) => magicPacket(m, t.secureOn));
     let sent = 0;
     for (let round = 0; round < t.repeat; round++) {
       if (round > 0) await pause(t.intervalMs, signal);

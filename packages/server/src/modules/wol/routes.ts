@@ -275,7 +275,7 @@ export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
       scanning = true;
       try {
         const known = new Set(api.config().devices.flatMap((d) => d.macs));
-        const out = await scanSubnet(i, known);
+        const out = await scanSubnet(i, known, input.body.names);
         rt.line(4, 'scanDone', { subnet: out.subnet, count: out.candidates.length, ms: out.ms });
         return { ret: 0, interface: i.name, ...out };
       } finally {

@@ -15,6 +15,7 @@ const PTR_MS = 1000;
 export async function scanSubnet(
   i: WolInterfaceView,
   knownMacs: Set<string>,
+  names: boolean,
   signal?: AbortSignal,
 ): Promise<{ subnet: string; candidates: WolScanCandidate[]; ms: number }> {
   const started = Date.now();
@@ -39,12 +40,13 @@ export async function scanSubnet(
   const candidates = await Promise.all(
     [...ips].map(async (ip): Promise<WolScanCandidate> => {
       const mac = table.find((n) => n.ip === ip)?.mac ?? '';
-      const hostname = stop.aborted
-        ? ''
-        : await resolver.reverse(ip).then(
-            (n) => n[0] ?? '',
-            () => '',
-          );
+      const hostname =
+        !names || stop.aborted
+          ? ''
+          : await resolver.reverse(ip).then(
+              (n) => n[0] ?? '',
+              () => '',
+            );
       return { ip, mac, hostname, openPorts: (open.get(ip) ?? []).sort((a, b) => a - b), known: knownMacs.has(mac) };
     }),
   );
