@@ -1,162 +1,234 @@
-// The wol screen: the module switch, the item list with each item's switch, and the
-// add / edit dialog. Server refusals land on their field in the user's language.
-import {
-  SECRET_MASK,
-  type WolDeviceInput,
-  type WolDeviceResponse,
-  type WolDeviceView,
-  type WolListResponse,
-} from '@lucky/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+// Network wake-up (/wol): the devices as cards (online badge refreshed live, a big Wake button
+// with "wake and wait" progress, shutdown, the phone shortcut), the module switch, add / edit
+// dialog, LAN scan, settings (check interval, agent mode, webhook) and the log drawer.
+import { FileTextOutlined, PlusOutlined, RadarChartOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { WolDeviceView } from '@lucky/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { del, get, post, put } from '../../api/client';
-import { useFormErrors } from '../../hooks/useFormErrors';
+import { RefreshControl } from '../../components/RefreshControl';
+import { formatTime } from '../../components/time';
+import { fetchInterfaces, wolKeys } from './api';
+import { DeviceCard } from './DeviceCard';
+import { DeviceDialog } from './DeviceDialog';
+import type { DeviceFormValues } from './deviceForm';
+import { errorText } from './errors';
+import { LogDrawer } from './LogDrawer';
+import { ScanDialog } from './ScanDialog';
+import { SettingsDialog } from './SettingsDialog';
+import { ShortcutDialog } from './ShortcutDialog';
+import { useDevices, useWolActions } from './useWol';
+import './wol.css';
 
-const BASE = 'api/wol';
-const listKey = ['wol', 'devices'] as const;
+const DEFAULT_INTERVAL_MS = 5000;
+
+/** A dialog's state; `seq` keys the dialog so each opening starts from a fresh form. */
+interface DialogState<T> {
+  seq: number;
+  open: boolean;
+  item?: T;
+}
+const opened =
+  <T,>(item?: T) =>
+  (d: DialogState<T>) => ({ seq: d.seq + 1, open: true, item });
+const closed = <T,>(d: DialogState<T>) => ({ ...d, open: false });
+const shut = { seq: 0, open: false };
+
+type Editing = { device?: WolDeviceView; prefill?: Partial<DeviceFormValues> };
 
 export default function WolScreen() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const list = useQuery({
-    queryKey: listKey,
-    queryFn: ({ signal }) => get<WolListResponse>(`${BASE}/devices`, { signal }),
-  });
-  const [editing, setEditing] = useState<WolDeviceView | 'new' | undefined>();
-  const [form] = Form.useForm<WolDeviceInput>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['wol'] });
-
-  // The one form-error hook: a refusal beside its field in the user's language (wol.err_<code>),
-  // anything else as a message; a success clears them.
-  const errors = useFormErrors(form, { ns: 'wol' });
-
-  const open = (item: WolDeviceView | 'new') => {
-    setEditing(item);
-    form.resetFields();
-    if (item !== 'new') form.setFieldsValue(item);
-  };
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      if (editing === 'new') await post<WolDeviceResponse>(`${BASE}/devices`, values, { silent: true });
-      else if (editing)
-        await put<WolDeviceResponse>(`${BASE}/devices/${encodeURIComponent(editing.key)}`, values, { silent: true });
-      errors.clear();
-      setEditing(undefined);
-      void message.success(t('wol.saved'));
-      await refresh();
-    } catch (err) {
-      errors.show(err);
-    }
-  };
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      await refresh();
-    } catch {
-      // Not silent: the request client has shown the failure in the user's language.
-      await refresh();
-    }
-  };
-
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const list = useDevices(intervalMs);
+  const actions = useWolActions();
+  const [editing, setEditing] = useState<DialogState<Editing>>(shut);
+  const [settingsDialog, setSettingsDialog] = useState<DialogState<never>>(shut);
+  const [scanOpen, setScanOpen] = useState(false);
+  const [shortcut, setShortcut] = useState<WolDeviceView | null>(null);
+  const [logsOpen, setLogsOpen] = useState(false);
+  const [switching, setSwitching] = useState(false);
   const data = list.data;
+  const moduleOn = data?.enabled ?? false;
+  const devices = data?.devices ?? [];
+  const interfaces = useQuery({
+    queryKey: wolKeys.interfaces,
+    queryFn: ({ signal }) => fetchInterfaces(signal),
+    enabled: editing.open,
+  });
+  const otherNames = devices.filter((d) => d.key !== editing.item?.device?.key).map((d) => d.name);
+
+  const toggleModule = async (on: boolean) => {
+    setSwitching(true);
+    try {
+      await actions.setModuleEnabled(on);
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  const add = (testId: string) => (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened<Editing>({}))} data-testid={testId}>
+      {t('wol.ui_addDevice')}
+    </Button>
+  );
+
   return (
-    <Card
-      title={t('menu.wol')}
-      data-testid="wol-screen"
-      extra={
-        <Space>
-          <span>{t('wol.moduleSwitch')}</span>
-          <Switch
-            data-testid="wol-module-switch"
-            checked={data?.enabled ?? false}
-            loading={list.isLoading}
-            onChange={(on) => act(() => put(`api/modules/wol/enabled`, { enabled: on }))}
-          />
-          <Button type="primary" data-testid="wol-add" onClick={() => open('new')}>
-            {t('wol.add')}
-          </Button>
-        </Space>
-      }
-    >
-      <Table<WolDeviceView>
-        rowKey="key"
-        size="small"
-        loading={list.isLoading}
-        dataSource={data?.devices ?? []}
-        locale={{ emptyText: t('wol.empty') }}
-        columns={[
-          { title: t('wol.name'), dataIndex: 'name' },
-          {
-            title: t('wol.host'),
-            dataIndex: ['check', 'host'],
-            render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
-          },
-          {
-            title: t('wol.enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean, item) => (
+    <div className="screen wol-screen" data-testid="wol-screen">
+      <div className="wol-toolbar">
+        <Space wrap align="center">
+          <Typography.Title level={4} className="screen-title">
+            {t('menu.wol')}
+          </Typography.Title>
+          {data && (
+            <Space size={6}>
               <Switch
-                size="small"
-                checked={on}
-                onChange={(v) =>
-                  act(() => put(`${BASE}/devices/${encodeURIComponent(item.key)}/enable`, { enabled: v }))
-                }
+                checked={moduleOn}
+                loading={switching}
+                onChange={(on) => void toggleModule(on)}
+                aria-label={t('wol.ui_moduleSwitch')}
+                data-testid="wol-module-switch"
               />
-            ),
-          },
-          {
-            title: t('common.actions'),
-            render: (_v, item) => (
-              <Space>
-                <Button size="small" onClick={() => open(item)}>
-                  {t('wol.edit')}
-                </Button>
-                <Popconfirm
-                  title={t('wol.deleteConfirm', { name: item.name })}
-                  onConfirm={() => act(() => del(`${BASE}/devices/${encodeURIComponent(item.key)}`))}
-                >
-                  <Button size="small" danger>
-                    {t('wol.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
+              <Typography.Text type={moduleOn ? 'success' : 'secondary'}>
+                {t(moduleOn ? 'wol.ui_moduleOn' : 'wol.ui_moduleOff')}
+              </Typography.Text>
+            </Space>
+          )}
+        </Space>
+        <Space wrap>
+          {list.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary" className="wol-updated">
+              {t('wol.ui_updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
+            </Typography.Text>
+          )}
+          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
+          <Button
+            icon={<ReloadOutlined />}
+            loading={list.isFetching}
+            onClick={() => void list.refetch()}
+            aria-label={t('common.refresh')}
+          />
+          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="wol-open-logs">
+            {t('wol.ui_logs')}
+          </Button>
+          <Button
+            icon={<SettingOutlined />}
+            disabled={!data}
+            onClick={() => setSettingsDialog(opened())}
+            data-testid="wol-open-settings"
+          >
+            {t('wol.ui_settings')}
+          </Button>
+          <Button icon={<RadarChartOutlined />} onClick={() => setScanOpen(true)} data-testid="wol-open-scan">
+            {t('wol.ui_scan')}
+          </Button>
+          {add('wol-add')}
+        </Space>
+      </div>
+
+      {list.isError && !data && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('wol.ui_loadError')}
+          description={errorText(list.error, t)}
+          data-testid="wol-load-error"
+        />
+      )}
+
+      {data && !moduleOn && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('wol.ui_moduleDisabled')}
+          description={t('wol.ui_moduleDisabledHelp')}
+          data-testid="wol-module-disabled"
+          action={
+            <Button type="primary" onClick={() => void toggleModule(true)} data-testid="wol-module-enable">
+              {t('wol.ui_enableModule')}
+            </Button>
+          }
+        />
+      )}
+
+      {!data && list.isPending && <Card loading />}
+
+      {data && devices.length === 0 && (
+        <Card>
+          <Empty description={t('wol.ui_noDevices')}>{add('wol-add-first')}</Empty>
+        </Card>
+      )}
+
+      {devices.length > 0 && (
+        <div className="wol-devices" data-testid="wol-devices">
+          {devices.map((d) => (
+            <DeviceCard
+              key={d.key}
+              device={d}
+              moduleOn={moduleOn}
+              onWake={() => actions.wake(d)}
+              onShutdown={() => actions.shutdown(d)}
+              onToggle={(on) => actions.setDeviceEnabled(d.key, on)}
+              onEdit={() => setEditing(opened<Editing>({ device: d }))}
+              onShortcut={() => setShortcut(d)}
+              onDelete={() => actions.remove(d)}
+            />
+          ))}
+        </div>
+      )}
+
+      <DeviceDialog
+        key={`device-${editing.seq}`}
+        open={editing.open}
+        device={editing.item?.device}
+        prefill={editing.item?.prefill}
+        otherNames={otherNames}
+        interfaces={interfaces.data?.list ?? []}
+        sshAvailable={data?.sshAvailable ?? true}
+        pingAvailable={data?.pingAvailable ?? true}
+        onClose={() => setEditing(closed)}
+        onSaved={(d) => {
+          actions.patch(d);
+          void actions.refresh();
+          setEditing(closed);
+        }}
       />
-      <Modal
-        open={editing !== undefined}
-        title={t(editing === 'new' ? 'wol.add' : 'wol.edit')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        onOk={save}
-        onCancel={() => setEditing(undefined)}
-        destroyOnHidden
-      >
-        <Form
-          form={form}
-          layout="vertical"
-          onValuesChange={errors.onValuesChange}
-          initialValues={{ name: '', check: { host: '' }, secureOn: '', enabled: true }}
-        >
-          <Form.Item name="name" label={t('wol.name')} rules={[{ required: true, message: t('wol.err_nameRequired') }]}>
-            <Input data-testid="wol-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name={['check', 'host']} label={t('wol.host')}>
-            <Input data-testid="wol-host" />
-          </Form.Item>
-          <Form.Item name="secureOn" label={t('wol.secret')} extra={t('wol.secretHint', { mask: SECRET_MASK })}>
-            <Input.Password data-testid="wol-secret" autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('wol.enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </Card>
+      {data && (
+        <SettingsDialog
+          key={`settings-${settingsDialog.seq}`}
+          open={settingsDialog.open}
+          settings={data.settings}
+          onClose={() => setSettingsDialog(closed)}
+          onSaved={() => {
+            void actions.refresh();
+            setSettingsDialog(closed);
+          }}
+        />
+      )}
+      <ScanDialog
+        open={scanOpen}
+        onClose={() => setScanOpen(false)}
+        onAdd={(c, iface) => {
+          setScanOpen(false);
+          setEditing(
+            opened<Editing>({
+              prefill: {
+                name: c.hostname || c.ip,
+                macs: [c.mac],
+                interface: iface?.name ?? '',
+                check: { host: c.ip, tcpPort: c.openPorts[0] ?? null, ping: true },
+              },
+            }),
+          );
+        }}
+      />
+      <ShortcutDialog device={shortcut} onClose={() => setShortcut(null)} />
+      <LogDrawer
+        open={logsOpen}
+        intervalMs={intervalMs}
+        onClose={() => setLogsOpen(false)}
+        onClear={actions.clearLogs}
+      />
+    </div>
   );
 }
