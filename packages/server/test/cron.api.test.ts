@@ -5,10 +5,11 @@
 // the preview of an expression, export / import, and the module log.
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, tempDir } from './harness.js';
+import { freePort } from './portforward-helpers.js';
 import { waitFor } from './wait.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers
@@ -237,6 +238,59 @@ describe('cron: actions', () => {
     const off = await addTask({ name: 'pf off', actions: [{ type: 'module', module: 'portforward', enabled: false }] });
     await runAndWait(off);
     expect(await state()).toMatchObject({ enabled: false, state: 'disabled' });
+  });
+
+  it('switches one rule of another module off and on (the core item switch): its port closes and opens', async () => {
+    ok(await call('PUT', '/api/portforward/settings', { enabled: true }));
+    const port = await freePort();
+    const added = ok(
+      await call('POST', '/api/portforward/rules', {
+        name: 'evening',
+        forwardTypes: ['tcp4'],
+        listenAddress: '127.0.0.1',
+        listenPorts: String(port),
+        targetAddresses: ['127.0.0.1'],
+        targetPorts: '9',
+      }),
+    );
+    const listening = () =>
+      new Promise<boolean>((resolve) => {
+        const c = net.connect(port, '127.0.0.1');
+        c.once('connect', () => {
+          c.destroy();
+          resolve(true);
+        });
+        c.once('error', () => resolve(false));
+      });
+    expect(await listening()).toBe(true);
+    // Offered to pickers with the rule as a target, by key or by name.
+    const offered = ok(await call('GET', '/api/modules/actions')).list.filter((a: Json) => a.module === 'portforward');
+    expect(offered.map((a: Json) => a.name).sort()).toEqual(['disableItem', 'enableItem']);
+    expect(offered[0].targets).toEqual([{ key: added.key, name: 'evening' }]);
+    const off = await addTask({
+      name: 'rule off',
+      actions: [{ type: 'action', module: 'portforward', action: 'disableItem', input: { key: 'evening' } }],
+    });
+    expect((await runAndWait(off))[0].result).toBe('ok');
+    const stored = ok(await call('GET', `/api/portforward/rules/${added.key}`)).rule;
+    expect(stored.enabled).toBe(false);
+    expect(await waitFor(listening, (v) => v === false)).toBe(false);
+    const on = await addTask({
+      name: 'rule on',
+      actions: [{ type: 'action', module: 'portforward', action: 'enableItem', input: { key: added.key } }],
+    });
+    expect((await runAndWait(on))[0].result).toBe('ok');
+    expect(await waitFor(listening, (v) => v === true)).toBe(true);
+    // An item the module does not have is a coded refusal, and nothing changes.
+    const missing = await addTask({
+      name: 'no rule',
+      actions: [{ type: 'action', module: 'portforward', action: 'disableItem', input: { key: 'nope' } }],
+    });
+    const [r] = await runAndWait(missing);
+    expect(r.actions[0].reason.params.code).toBe('itemNotFound');
+    expect(await listening()).toBe(true);
+    ok(await call('DELETE', `/api/portforward/rules/${added.key}`));
+    ok(await call('PUT', '/api/portforward/settings', { enabled: false }));
   });
 
   it("invokes another module's action: ACME renewNow refuses an unknown certificate with its own code", async () => {

@@ -59,8 +59,10 @@ afterAll(async () => {
 describe('DDNS syncNow, asked by another module', () => {
   it('lists the action with its targets, to the module and to the admin API', async () => {
     const syncNow = { module: 'ddns', name: 'syncNow', enabled: true, targets: [{ key, name: 'actions' }] };
-    // Other modules offer theirs beside it (ACME renewNow …): DDNS's entry is the one looked at.
-    const ofDdns = (list: { module: string }[]) => list.filter((a) => a.module === 'ddns');
+    // Other modules offer theirs beside it (ACME renewNow, the core's item switch …): DDNS's
+    // syncNow is the one looked at.
+    const ofDdns = (list: { module: string; name: string }[]) =>
+      list.filter((a) => a.module === 'ddns' && a.name === 'syncNow');
     expect(ofDdns(actions().list())).toEqual([syncNow]);
     const r = await d.call('GET', '/api/modules/actions');
     expect(r.body.ret).toBe(0);
@@ -132,7 +134,7 @@ describe('DDNS syncNow, asked by another module', () => {
     expect(
       actions()
         .list()
-        .filter((a) => a.module === 'ddns'),
+        .filter((a) => a.module === 'ddns' && a.name === 'syncNow'),
     ).toEqual([{ module: 'ddns', name: 'syncNow', enabled: false, targets: [{ key, name: 'actions' }] }]);
   });
 });

@@ -28,6 +28,9 @@ const alone: ActionHost = {
     throw new Error(`no module ${key}`);
   },
   runningRuntime: () => undefined,
+  saveConfig: async (key) => {
+    throw new Error(`no module ${key}`);
+  },
 };
 
 export function testModuleContext(

@@ -32,6 +32,9 @@ function host(running: boolean): ActionHost {
     definition: (key) => (key === 'wol' ? def : { ...def, key, actions: undefined }),
     configOf: <C>() => ({ enabled: running }) as C,
     runningRuntime: () => (running ? runtime : undefined),
+    saveConfig: async () => {
+      throw new Error('not saved here');
+    },
   };
 }
 
@@ -68,5 +71,54 @@ describe('module actions', () => {
     });
     expect(seen).toHaveLength(2);
     expect(off.list()[0].enabled).toBe(false);
+  });
+
+  it('switches an item of a switchable module through the supervisor, on or off, by key or name', async () => {
+    let config = {
+      enabled: false,
+      rules: [
+        { key: 'r1', name: 'evening', enabled: true },
+        { key: 'r2', name: 'night', enabled: false },
+      ],
+    };
+    const saved: unknown[] = [];
+    const switchable: ModuleDefinition = {
+      ...def,
+      key: 'portforward',
+      actions: undefined,
+      switchable: { items: 'rules' },
+    };
+    const h: ActionHost = {
+      keys: () => ['portforward'],
+      definition: () => switchable,
+      configOf: <C>() => config as C,
+      runningRuntime: () => undefined,
+      saveConfig: async (_key, next) => {
+        if ((next as typeof config).rules.some((r) => r.name === 'night' && r.enabled)) throw new Error('port taken');
+        saved.push(next);
+        config = next as typeof config;
+      },
+    };
+    const a = moduleActions(h, 'cron');
+    // Listed while the module is off (it only changes the saved slice), with every item as a target.
+    expect(a.list().map((v) => [v.name, v.enabled, v.targets.length])).toEqual([
+      ['enableItem', true, 2],
+      ['disableItem', true, 2],
+    ]);
+    expect(await a.invoke('portforward', 'disableItem', { key: 'evening' })).toMatchObject({ ok: true });
+    expect(config.rules[0].enabled).toBe(false);
+    expect(await a.invoke('portforward', 'disableItem', { key: 'r1' })).toMatchObject({ ok: true });
+    expect(saved).toHaveLength(1);
+    expect((await a.invoke('portforward', 'enableItem', { key: 'nope' })).reason).toEqual({
+      code: 'itemNotFound',
+      params: { module: 'portforward', item: 'nope' },
+    });
+    expect((await a.invoke('portforward', 'enableItem', {})).reason?.code).toBe('actionInputInvalid');
+    // A save the supervisor refuses is a refusal, and the slice stays as it was.
+    expect((await a.invoke('portforward', 'enableItem', { key: 'r2' })).reason).toMatchObject({
+      code: 'actionFailed',
+      params: { detail: 'port taken' },
+    });
+    expect(config.rules[1].enabled).toBe(false);
   });
 });

@@ -147,6 +147,12 @@ export interface ModuleDefinition<C extends { enabled: boolean } = { enabled: bo
   /** Checks across modules before anything is applied or saved; the first problem refuses the save. */
   validate?(config: C, ctx: ValidateContext): FieldIssue<string> | undefined;
   createRuntime(ctx: ModuleContext): ModuleRuntime<C>;
+  /**
+   * The list of the slice whose items have their own switch (`key`, `name`, `enabled`: rules,
+   * tasks, devices). The core offers `enableItem` / `disableItem` on it to other modules (a
+   * scheduled task switching a forwarding rule on for the evening), saved like any change.
+   */
+  switchable?: { items: string };
   /** What other modules may ask of this one (`ctx.actions.invoke(key, name, input)`), by name. */
   actions?: Readonly<Record<string, ModuleAction<C, unknown>>>;
   /** REST routes under /api/<key>/…; `api.runtime()` is the live instance. */

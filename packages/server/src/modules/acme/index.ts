@@ -13,6 +13,7 @@ import { AcmeRuntime } from './runtime.js';
  */
 export const acmeModule: ModuleDefinition<AcmeConfig> = {
   key: 'acme',
+  switchable: { items: 'certificates' },
   configSchema: acmeConfigSchema,
   issues: acmeIssues,
   secrets: ACME_SECRETS,

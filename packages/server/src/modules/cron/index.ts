@@ -6,6 +6,7 @@ import { CronRuntime } from './runtime.js';
 /** Scheduled tasks: our own scheduler runs each task's actions in order (docs/ARCHITECTURE.md "Scheduled tasks"). */
 export const cronModule: ModuleDefinition<CronConfig> = {
   key: 'cron',
+  switchable: { items: 'tasks' },
   configSchema: cronConfigSchema,
   issues: cronIssues,
   freeTextSecrets: CRON_FREE_TEXT_SECRETS,

@@ -25,6 +25,7 @@ export function createDdnsModule(options: DdnsModuleOptions = {}): ModuleDefinit
   const bootAt = options.bootAt ?? Date.now();
   return {
     key: 'ddns',
+    switchable: { items: 'tasks' },
     configSchema: ddnsConfigSchema,
     issues: ddnsIssues,
     secrets: DDNS_SECRETS,

@@ -28,6 +28,7 @@ function ports(config: PortforwardConfig): PortClaim[] {
 /** TCP/UDP port forwarding: rules of (forward types × listen ports) relayed to target addresses. */
 export const portforwardModule: ModuleDefinition<PortforwardConfig> = {
   key: 'portforward',
+  switchable: { items: 'rules' },
   configSchema: portforwardConfigSchema,
   issues: portforwardIssues,
   secrets: PORTFORWARD_SECRETS,

@@ -15,6 +15,7 @@ const unbracket = (a: string) => a.replace(/^\[|\]$/g, '');
 /** Web service: reverse proxy, redirect, URL jump, file server, text output per domain and path. */
 export const reverseproxyModule: ModuleDefinition<ReverseproxyConfig> = {
   key: 'reverseproxy',
+  switchable: { items: 'rules' },
   configSchema: reverseproxyConfigSchema,
   issues: reverseproxyIssues,
   secrets: REVERSEPROXY_SECRETS,

@@ -28,6 +28,7 @@ function ports(config: StunConfig): PortClaim[] {
 /** STUN NAT traversal: keeps NAT mappings open with STUN and forwards what comes in through them. */
 export const stunModule: ModuleDefinition<StunConfig> = {
   key: 'stun',
+  switchable: { items: 'rules' },
   configSchema: stunConfigSchema,
   issues: stunIssues,
   secrets: STUN_SECRETS,

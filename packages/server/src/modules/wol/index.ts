@@ -7,6 +7,7 @@ import { WolRuntime } from './runtime.js';
 /** Wake-on-LAN: devices woken by magic packets, their online state, shutdown, relay, LAN scan. */
 export const wolModule: ModuleDefinition<WolConfig> = {
   key: 'wol',
+  switchable: { items: 'devices' },
   configSchema: wolConfigSchema,
   issues: wolIssues,
   secrets: WOL_SECRETS,
