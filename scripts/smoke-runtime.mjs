@@ -145,9 +145,16 @@ try {
 } catch (err) {
   failure = err;
 } finally {
+  // Wait for the console to finish stopping: it writes its state files (bans, scheduled tasks,
+  // ACME) on the way out, and removing the folder under it fails with ENOTEMPTY.
+  const exited = new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', resolve);
+  });
   child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
   back.close();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
 if (failure) {
   console.error(`smoke failed: ${failure.message}\n--- console output ---\n${output}`);

@@ -93,7 +93,7 @@ export function ActionsEditor({ form }: { form: FormInstance }) {
                 label={t('cron.ui_timeout')}
                 rules={[taskRule(t, ['actions', i, 'timeoutSeconds'])]}
               >
-                <InputNumber min={1} max={CRON_LIMITS.timeoutMax} precision={0} suffix="s" />
+                <InputNumber precision={0} suffix="s" />
               </Form.Item>
               <Form.Item name={['actions', i, 'onFailure']} label={t('cron.ui_onFailure')}>
                 <Radio.Group
@@ -216,7 +216,7 @@ function ActionFields({ index, action }: { index: number; action: CronActionInpu
             t('cron.ui_folder'),
             <Input className="cron-mono cron-folder" placeholder="/var/backups/lucky" />,
           )}
-          {item('keep', t('cron.ui_keep'), <InputNumber min={1} max={CRON_LIMITS.keepMax} precision={0} />)}
+          {item('keep', t('cron.ui_keep'), <InputNumber precision={0} />)}
         </Space>
       );
   }

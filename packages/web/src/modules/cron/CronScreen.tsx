@@ -184,8 +184,7 @@ export default function CronScreen() {
             <Typography.Text type="secondary">{t('cron.ui_historySize')}</Typography.Text>
             <InputNumber
               size="small"
-              min={1}
-              max={CRON_LIMITS.historyMax}
+              // No min / max: a value out of range is refused by the server with its range, never clamped.
               precision={0}
               // Keyed by the stored value: a refused or other change shows what is stored.
               key={data.historySize}

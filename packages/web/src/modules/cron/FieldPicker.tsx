@@ -68,13 +68,14 @@ export function FieldPicker({ name, spec, label, onChange }: FieldPickerProps) {
             <span>{t('cron.ui_stepEvery')}</span>
             <InputNumber
               size="small"
-              min={1}
-              max={max - min + 1}
+              // No min / max props (they clamp silently): a step outside 1…the field's span is ignored.
               precision={0}
               value={spec.step}
               data-testid={`${id}-step`}
               className="cron-picker-number"
-              onChange={(step) => typeof step === 'number' && step >= 1 && onChange({ ...spec, step })}
+              onChange={(step) =>
+                typeof step === 'number' && step >= 1 && step <= max - min + 1 && onChange({ ...spec, step })
+              }
             />
           </>
         )}

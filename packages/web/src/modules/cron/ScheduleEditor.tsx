@@ -79,8 +79,7 @@ export function ScheduleEditor({ value, onChange }: ScheduleEditorProps) {
         <Space className="cron-interval">
           <span>{t('cron.ui_intervalEvery')}</span>
           <InputNumber
-            min={1}
-            max={100_000}
+            // No min / max: the schema's range refuses (with its message) instead of clamping.
             precision={0}
             value={schedule.every}
             data-testid="cron-interval-every"
