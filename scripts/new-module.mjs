@@ -5,6 +5,7 @@
 // locale files; and adds the key to THE list (BUILT_MODULES) and the records derived from it.
 // The result lists, adds, edits, switches, validates (field + code + params) and deletes items,
 // keeps a secret masked, and passes the contract's guard tests and the screens' browser test.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,11 +13,13 @@ import { templates } from './new-module/templates.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const key = process.argv[2];
-if (!key || !/^[a-z][a-z0-9]{1,23}$/.test(key)) {
-  console.error('usage: npm run new-module -- <key>   (lower-case letters and digits, e.g. demo)');
+if (!key || !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key) || key.length > 24) {
+  console.error('usage: npm run new-module -- <key>   (lower-case letters, digits and single underscores, e.g. demo)');
   process.exit(2);
 }
-const Name = key[0].toUpperCase() + key.slice(1);
+/** camelCase for identifiers (wanji_admin → wanjiAdmin), PascalCase for types and components. */
+const id = key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+const Name = id[0].toUpperCase() + id.slice(1);
 const file = (p) => path.join(root, p);
 if (existsSync(file(`packages/server/src/modules/${key}`))) {
   console.error(`packages/server/src/modules/${key} exists already`);
@@ -57,12 +60,12 @@ insertBefore(
 insertBefore(
   'packages/server/src/modules/index.ts',
   '// new-module: imports above this line',
-  `import { ${key}Module } from './${key}/index.js';\n`,
+  `import { ${id}Module } from './${key}/index.js';\n`,
 );
 insertBefore(
   'packages/server/src/modules/index.ts',
   '// new-module: definitions above this line',
-  `  ${key}: ${key}Module,\n`,
+  `  ${key}: ${id}Module,\n`,
 );
 insertBefore(
   'packages/web/src/app/moduleScreens.ts',
@@ -78,5 +81,16 @@ for (const [lang, strings] of Object.entries(t.locales)) {
   json[key] = strings.ns;
   writeFileSync(p, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`  updated packages/web/src/i18n/${lang}.json`);
+}
+// Import order depends on the key's spelling (biome sorts WANJI_ADMIN_… after wanjiAdmin…): let the
+// formatter settle the new files and the lists they were added to.
+try {
+  execFileSync(
+    path.join(root, 'node_modules/.bin/biome'),
+    ['check', '--write', ...Object.keys(t.files), 'packages/server/src/modules/index.ts', 'packages/shared/src/index.ts'],
+    { cwd: root, stdio: 'ignore' },
+  );
+} catch {
+  console.log('  (biome could not tidy the new files: run npm run lint)');
 }
 console.log(`\nModule ${key} added. Next: npm run build && npm test; then read docs/adding-a-module.md.`);

@@ -2,6 +2,8 @@
 // (docs/adding-a-module.md); the comments in them say where a real module grows.
 
 export function templates(key, Name) {
+  // Identifiers use the camel-case form of a snake_case key (wanji_admin → wanjiAdmin).
+  const id = key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
   const K = key.toUpperCase();
   const files = {};
 
@@ -20,7 +22,7 @@ export const ${K}_MESSAGES = {
   itemNotFound: 'no such item',
 } as const;
 export type ${Name}IssueCode = keyof typeof ${K}_MESSAGES;
-export const ${key}Issues = issueKit(${K}_MESSAGES);
+export const ${id}Issues = issueKit(${K}_MESSAGES);
 
 const itemShape = {
   name: z.string().trim().min(1, 'nameRequired').max(64),
@@ -36,21 +38,21 @@ const itemShape = {
 };
 
 /** An item as the browser sends it (the server assigns the key). */
-export const ${key}ItemInputSchema = z.object(itemShape);
-export const ${key}ItemSchema = z.object({ key: z.string().regex(/^[A-Za-z0-9]{1,32}$/), ...itemShape });
+export const ${id}ItemInputSchema = z.object(itemShape);
+export const ${id}ItemSchema = z.object({ key: z.string().regex(/^[A-Za-z0-9]{1,32}$/), ...itemShape });
 
 /** The config slice; \`{}\` parses to the module switched on with no items. */
-export const ${key}ConfigSchema = z.object({
+export const ${id}ConfigSchema = z.object({
   ...moduleSwitchShape(true),
-  items: z.array(${key}ItemSchema).max(256).default([]),
+  items: z.array(${id}ItemSchema).max(256).default([]),
 });
 
 /** Paths of the slice's whole-value secrets (masked on read, kept unless replaced). */
 export const ${K}_SECRETS = ['items.*.secret'] as const;
 
-export type ${Name}ItemInput = z.input<typeof ${key}ItemInputSchema>;
-export type ${Name}Item = z.infer<typeof ${key}ItemSchema>;
-export type ${Name}Config = z.infer<typeof ${key}ConfigSchema>;
+export type ${Name}ItemInput = z.input<typeof ${id}ItemInputSchema>;
+export type ${Name}Item = z.infer<typeof ${id}ItemSchema>;
+export type ${Name}Config = z.infer<typeof ${id}ConfigSchema>;
 
 // ---- views: what the GET routes answer --------------------------------------------------------
 
@@ -71,16 +73,16 @@ export interface ${Name}ItemResponse {
 `;
 
   files[`packages/server/src/modules/${key}/index.ts`] =
-    `import { ${K}_SECRETS, type ${Name}Config, ${key}ConfigSchema, ${key}Issues } from '@lucky/shared';
+    `import { ${K}_SECRETS, type ${Name}Config, ${id}ConfigSchema, ${id}Issues } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
 import { register${Name}Routes } from './routes.js';
 import { ${Name}Runtime } from './runtime.js';
 
 /** ${Name}: a list of items (scaffolded by \`npm run new-module\`; see docs/adding-a-module.md). */
-export const ${key}Module: ModuleDefinition<${Name}Config> = {
+export const ${id}Module: ModuleDefinition<${Name}Config> = {
   key: '${key}',
-  configSchema: ${key}ConfigSchema,
-  issues: ${key}Issues,
+  configSchema: ${id}ConfigSchema,
+  issues: ${id}Issues,
   secrets: ${K}_SECRETS,
   sample: () => ({
     enabled: true,
@@ -120,7 +122,12 @@ export class ${Name}Runtime implements ModuleRuntime<${Name}Config> {
 
   status() {
     const items = this.config?.items ?? [];
-    return { details: { items: items.length, enabled: items.filter((i) => i.enabled).length } };
+    const enabled = items.filter((i) => i.enabled).length;
+    // Nothing switched on: the module is on but does nothing (the overview says stopped, not running).
+    return {
+      state: enabled > 0 ? ('running' as const) : ('stopped' as const),
+      details: { items: items.length, enabled },
+    };
   }
 }
 `;
@@ -134,8 +141,8 @@ export class ${Name}Runtime implements ModuleRuntime<${Name}Config> {
   type ${Name}ListResponse,
   enabledBodySchema,
   maskSecrets,
-  ${key}Issues,
-  ${key}ItemInputSchema,
+  ${id}Issues,
+  ${id}ItemInputSchema,
 } from '@lucky/shared';
 import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
@@ -146,7 +153,7 @@ const itemSecrets = ${K}_SECRETS.map((p) => p.replace(/^items\\.\\*\\./, ''));
 const view = (item: ${Name}Item): ${Name}ItemView => maskSecrets(item, itemSecrets);
 
 const refuse = (field: string, code: 'nameTaken' | 'itemNotFound', status = 400) =>
-  fieldFailure({ field, code, params: {}, msg: ${key}Issues.describe(code) }, status);
+  fieldFailure({ field, code, params: {}, msg: ${id}Issues.describe(code) }, status);
 
 /** REST calls of the ${key} module: /api/${key}/items … (bodies parsed by the registry). */
 export function register${Name}Routes(r: Routes, api: ModuleApi<${Name}Config>): void {
@@ -176,7 +183,7 @@ export function register${Name}Routes(r: Routes, api: ModuleApi<${Name}Config>):
     path: '/api/${key}/items',
     access: 'token',
     summary: '${Name}: add an item (the server assigns its key)',
-    body: ${key}ItemInputSchema,
+    body: ${id}ItemInputSchema,
     handler: (_req, _reply, input) =>
       serial(async (): Promise<${Name}ItemResponse> => {
         const prev = api.config();
@@ -192,7 +199,7 @@ export function register${Name}Routes(r: Routes, api: ModuleApi<${Name}Config>):
     path: '/api/${key}/items/:key',
     access: 'token',
     summary: '${Name}: replace an item (a secret sent back masked is kept)',
-    body: ${key}ItemInputSchema,
+    body: ${id}ItemInputSchema,
     handler: (_req, _reply, input) =>
       serial(async (): Promise<${Name}ItemResponse> => {
         const prev = api.config();

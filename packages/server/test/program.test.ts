@@ -36,7 +36,7 @@ describe('program calls', () => {
     expect(r.data.connections.adminHttp).toBeGreaterThanOrEqual(1);
     expect(r.data.interfaces.some((i: { name: string }) => i.name === 'lo')).toBe(true);
     // THE module list, each with its true state: the web service, storage management, the file
-    // manager, ACME, scheduled tasks and Wake-on-LAN are on with nothing configured, so they run
+    // manager, ACME, scheduled tasks, Wake-on-LAN and wanji admin are on with nothing configured, so they run
     // nothing (`stopped`); every other module is switched off by default (`disabled`, never `running`).
     const onByDefault = (key: string) =>
       key === 'reverseproxy' ||
@@ -44,7 +44,8 @@ describe('program calls', () => {
       key === 'filebrowser' ||
       key === 'acme' ||
       key === 'cron' ||
-      key === 'wol';
+      key === 'wol' ||
+      key === 'wanji_admin';
     expect(r.data.modules.map((m: { key: string; state: string }) => [m.key, m.state])).toEqual(
       BUILT_MODULES.map((key) => [key, onByDefault(key) ? 'stopped' : 'disabled']),
     );

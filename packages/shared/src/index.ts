@@ -14,6 +14,7 @@ export * from './modules/reverseproxy.js';
 export * from './modules/secretText.js';
 export * from './modules/storagemanagement.js';
 export * from './modules/stun.js';
+export * from './modules/wanji_admin.js';
 export * from './modules/webdav.js';
 export * from './modules/wol.js';
 // new-module: exports above this line

@@ -35,6 +35,7 @@ export const BUILT_MODULES = [
   'acme',
   'wol',
   'cron',
+  'wanji_admin',
   // new-module: keys above this line
 ] as const satisfies readonly ModuleKey[];
 export type BuiltModule = (typeof BUILT_MODULES)[number];

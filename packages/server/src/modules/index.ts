@@ -9,6 +9,7 @@ import { portforwardModule } from './portforward/index.js';
 import { reverseproxyModule } from './reverseproxy/index.js';
 import { storagemanagementModule } from './storagemanagement/index.js';
 import { stunModule } from './stun/index.js';
+import { wanjiAdminModule } from './wanji_admin/index.js';
 import { webdavModule } from './webdav/index.js';
 import { wolModule } from './wol/index.js';
 
@@ -32,6 +33,7 @@ const DEFINITIONS: Record<BuiltModule, ModuleDefinition<any>> = {
   acme: acmeModule,
   wol: wolModule,
   cron: cronModule,
+  wanji_admin: wanjiAdminModule,
   // new-module: definitions above this line
 };
 

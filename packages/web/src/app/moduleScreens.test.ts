@@ -17,7 +17,8 @@ describe('module routes', () => {
     expect(hasModuleScreen('portforward')).toBe(true);
     expect(hasModuleScreen('ddns')).toBe(true);
     expect(hasModuleScreen('wol')).toBe(true);
-    expect(hasModuleScreen('wanji_admin')).toBe(false);
+    expect(hasModuleScreen('wanji_admin')).toBe(true);
+    expect(hasModuleScreen('wol', {})).toBe(false);
   });
 
   it('registers only modules with a screen, in the fixed order of spec §2', () => {

@@ -25,6 +25,7 @@ export const MODULE_SCREENS: Record<BuiltModule, ModuleScreen> = {
   acme: { screen: lazy(() => import('../modules/acme/AcmeScreen')) },
   wol: { screen: lazy(() => import('../modules/wol/WolScreen')) },
   cron: { screen: lazy(() => import('../modules/cron/CronScreen')) },
+  wanji_admin: { screen: lazy(() => import('../modules/wanji_admin/WanjiAdminScreen')) },
   // new-module: screens above this line
 };
 
