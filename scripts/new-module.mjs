@@ -87,7 +87,13 @@ for (const [lang, strings] of Object.entries(t.locales)) {
 try {
   execFileSync(
     path.join(root, 'node_modules/.bin/biome'),
-    ['check', '--write', ...Object.keys(t.files), 'packages/server/src/modules/index.ts', 'packages/shared/src/index.ts'],
+    [
+      'check',
+      '--write',
+      ...Object.keys(t.files),
+      'packages/server/src/modules/index.ts',
+      'packages/shared/src/index.ts',
+    ],
     { cwd: root, stdio: 'ignore' },
   );
 } catch {
