@@ -1,10 +1,7 @@
 import type { WanjiAdminConfig } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 
-/**
- * The running module. The supervisor starts it only while the module switch is on, calls
- * `reload` with each saved config (after the routes' checks), and stops it on shutdown.
- */
+/** The running module (poller to come). */
 export class WanjiAdminRuntime implements ModuleRuntime<WanjiAdminConfig> {
   private config: WanjiAdminConfig | undefined;
 
@@ -12,7 +9,7 @@ export class WanjiAdminRuntime implements ModuleRuntime<WanjiAdminConfig> {
 
   async start(config: WanjiAdminConfig): Promise<void> {
     this.config = config;
-    this.ctx.log.info(`started with ${config.items.length} items`);
+    void this.ctx;
   }
 
   async reload(next: WanjiAdminConfig): Promise<void> {
@@ -24,12 +21,7 @@ export class WanjiAdminRuntime implements ModuleRuntime<WanjiAdminConfig> {
   }
 
   status() {
-    const items = this.config?.items ?? [];
-    const enabled = items.filter((i) => i.enabled).length;
-    // Nothing switched on: the module is on but does nothing (the overview says stopped, not running).
-    return {
-      state: enabled > 0 ? ('running' as const) : ('stopped' as const),
-      details: { items: items.length, enabled },
-    };
+    const enabled = (this.config?.consoles ?? []).filter((i) => i.enabled).length;
+    return { state: enabled > 0 ? ('running' as const) : ('stopped' as const), details: { enabled } };
   }
 }
