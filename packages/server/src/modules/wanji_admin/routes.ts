@@ -50,7 +50,11 @@ const peerFailure = (reason: CodedText) =>
   new ApiFailure(502, 1, reason.text, undefined, { code: reason.code, params: reason.params ?? {} });
 
 /** A file name for a console's backup inside the zip (its name, path characters replaced). */
-const safeFileName = (name: string) => name.replace(/[\u0000-\u001f/\\:*?"<>|]/g, '_').slice(0, 80) || 'console';
+const safeFileName = (name: string) =>
+  [...name]
+    .map((ch) => (ch < ' ' || '/\\:*?"<>|'.includes(ch) ? '_' : ch))
+    .join('')
+    .slice(0, 80) || 'console';
 
 /** REST calls of the wanji_admin module: /api/wanji_admin/… (bodies parsed by the registry). */
 export function registerWanjiAdminRoutes(r: Routes, api: ModuleApi<WanjiAdminConfig>): void {
