@@ -269,13 +269,15 @@ export const wanjiBulkModuleBodySchema = z.object({
   module: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'moduleInvalid'),
   enabled: z.boolean(),
 });
-/** POST bulk/update?keys=a,b (multipart: the package as field `file`). */
+/** POST bulk/update?keys=a,b[&install=0] (multipart: the package as field `file`). */
 export const wanjiBulkUpdateQuerySchema = z.object({
   keys: z
     .string()
     .max(64 * 33)
     .transform((s) => s.split(',').filter(Boolean))
     .pipe(keysShape),
+  /** 1: install on each console (it swaps and restarts); 0: upload and verify only (it stays staged there). */
+  install: z.enum(['0', '1']).default('1'),
 });
 export type WanjiBulkBody = z.input<typeof wanjiBulkBodySchema>;
 export type WanjiBulkModuleBody = z.input<typeof wanjiBulkModuleBodySchema>;
