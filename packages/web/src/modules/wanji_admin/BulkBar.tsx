@@ -2,12 +2,7 @@
 // update from a signed release package (uploaded once; the manager checks the signature before
 // anything leaves), restart (confirmed), switch a module on or off. Each action ends in the
 // results dialog: every console with ok or why not.
-import {
-  CloudDownloadOutlined,
-  CloudUploadOutlined,
-  PoweroffOutlined,
-  SwapOutlined,
-} from '@ant-design/icons';
+import { CloudDownloadOutlined, CloudUploadOutlined, PoweroffOutlined, SwapOutlined } from '@ant-design/icons';
 import { BUILT_MODULES, type WanjiBulkResult } from '@lucky/shared';
 import { App, Button, Form, Modal, Popconfirm, Progress, Radio, Select, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
@@ -75,8 +70,7 @@ export function BulkBar({ keys, names, onDone, onClear }: BulkBarProps) {
       return results;
     });
 
-  const update = (file: File) =>
-    run('update', async () => (await bulkUpdate(keys, file, setProgress)).results);
+  const update = (file: File) => run('update', async () => (await bulkUpdate(keys, file, setProgress)).results);
 
   const switchModule = async () => {
     const v = await form.validateFields();

@@ -5,8 +5,8 @@
 // console; in CA mode the certificate must be valid for the host (system CAs or the PEM given).
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import {
-  SECRET_MASK,
   WANJI_ADMIN_LIMITS as L,
+  SECRET_MASK,
   WANJI_ADMIN_MESSAGES,
   type WanjiConsoleInput,
   type WanjiConsoleView,
@@ -34,7 +34,8 @@ export interface ConsoleFormValues {
 }
 
 export function consoleToValues(c?: WanjiConsoleView): ConsoleFormValues {
-  if (!c) return { name: '', url: '', token: '', tls: { mode: 'pin', fingerprint: '', ca: '' }, note: '', enabled: true };
+  if (!c)
+    return { name: '', url: '', token: '', tls: { mode: 'pin', fingerprint: '', ca: '' }, note: '', enabled: true };
   return { name: c.name, url: c.url, token: c.token, tls: { ...c.tls }, note: c.note, enabled: c.enabled };
 }
 
@@ -44,7 +45,11 @@ export function checkConsoleValues(v: ConsoleFormValues): Failure[] {
   if (r.success) return [];
   return r.error.issues
     .filter((i) => Object.hasOwn(WANJI_ADMIN_MESSAGES, i.message))
-    .map((i) => ({ field: i.path.join('.'), code: i.message, params: (i as { params?: Record<string, unknown> }).params }));
+    .map((i) => ({
+      field: i.path.join('.'),
+      code: i.message,
+      params: (i as { params?: Record<string, unknown> }).params,
+    }));
 }
 
 export interface ConsoleDialogProps {
@@ -122,7 +127,12 @@ export function ConsoleDialog({ open, console: editing, onClose, onSaved }: Cons
         extra={t('wanji_admin.dialog_urlHelp')}
         rules={[{ required: true, whitespace: true, message: t('wanji_admin.err_urlInvalid') }]}
       >
-        <Input className="mono" placeholder="https://192.168.1.2:16601" maxLength={L.url.max} data-testid="wanji-console-url" />
+        <Input
+          className="mono"
+          placeholder="https://192.168.1.2:16601"
+          maxLength={L.url.max}
+          data-testid="wanji-console-url"
+        />
       </Form.Item>
       <Form.Item
         name="name"

@@ -81,12 +81,18 @@ export default function WanjiAdminScreen() {
         return;
       }
       const text = errorText(r.error, t);
-      if (text) void message.error({ content: t('wanji_admin.ui_openFailed', { name: c.name, reason: text }), duration: 10 });
+      if (text)
+        void message.error({ content: t('wanji_admin.ui_openFailed', { name: c.name, reason: text }), duration: 10 });
     });
   };
 
   const add = (testId: string) => (
-    <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened<WanjiConsoleView>())} data-testid={testId}>
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      onClick={() => setEditing(opened<WanjiConsoleView>())}
+      data-testid={testId}
+    >
       {t('wanji_admin.ui_add')}
     </Button>
   );
@@ -143,7 +149,9 @@ export default function WanjiAdminScreen() {
 
       <ModuleAlerts
         testId="wanji"
-        loadError={list.isError && !data && { title: t('wanji_admin.ui_loadError'), description: errorText(list.error, t) }}
+        loadError={
+          list.isError && !data && { title: t('wanji_admin.ui_loadError'), description: errorText(list.error, t) }
+        }
         off={
           data &&
           !moduleOn && {
@@ -221,7 +229,12 @@ export default function WanjiAdminScreen() {
         }}
       />
       <BulkResultsDialog outcome={outcome} onClose={() => setOutcome(undefined)} />
-      <LogDrawer open={logsOpen} intervalMs={intervalMs} onClose={() => setLogsOpen(false)} onClear={actions.clearLogs} />
+      <LogDrawer
+        open={logsOpen}
+        intervalMs={intervalMs}
+        onClose={() => setLogsOpen(false)}
+        onClear={actions.clearLogs}
+      />
     </div>
   );
 }

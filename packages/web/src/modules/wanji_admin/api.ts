@@ -3,8 +3,8 @@
 // (errors.ts) and puts a refusal beside its field. Calls that wait on remote consoles get the
 // module's own time-out plus a margin (the client's is 5 s); bulk actions wait on several.
 import {
-  type LogPageResponse,
   WANJI_ADMIN_LIMITS as L,
+  type LogPageResponse,
   type WanjiAdminSettingsPatch,
   type WanjiAdminSettingsResponse,
   type WanjiBulkResponse,

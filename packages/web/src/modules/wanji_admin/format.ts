@@ -3,8 +3,8 @@
 import type { SummaryCert, SummaryModule, WanjiConsoleView } from '@lucky/shared';
 import { type DurationUnits, duration, percent, size } from '../../screens/status/format';
 
-export { duration, percent, size };
 export type { DurationUnits };
+export { duration, percent, size };
 
 export type Health = 'ok' | 'down' | 'mismatch' | 'off' | 'pending';
 

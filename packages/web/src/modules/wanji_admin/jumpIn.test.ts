@@ -30,14 +30,20 @@ describe('jump-in', () => {
   it('closes the tab when the link cannot be had', async () => {
     const tab = fakeTab();
     const failure = new Error('remote refused');
-    const outcome = await jumpIn(() => Promise.reject(failure), () => tab);
+    const outcome = await jumpIn(
+      () => Promise.reject(failure),
+      () => tab,
+    );
     expect(outcome).toEqual({ ok: false, error: failure });
     expect(tab.close).toHaveBeenCalledTimes(1);
     expect(tab.location.href).toBe('about:blank');
   });
 
   it('a blocked popup hands the link back for the user to click', async () => {
-    const outcome = await jumpIn(async () => 'https://b/#/login?ticket=x', () => null);
+    const outcome = await jumpIn(
+      async () => 'https://b/#/login?ticket=x',
+      () => null,
+    );
     expect(outcome).toEqual({ ok: false, blocked: true, url: 'https://b/#/login?ticket=x' });
   });
 });
