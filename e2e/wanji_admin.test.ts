@@ -59,7 +59,11 @@ async function open(lang: 'zh_CN' | 'en_US', width: number, theme: 'light' | 'da
 }
 
 beforeAll(async () => {
-  [browser, a, b, c] = await Promise.all([launchBrowser(), startProgram(), startProgram(), startProgram()]);
+  // One program at a time: three starting together on a busy 2-core machine miss the harness's
+  // 20 s start wait.
+  [browser, a] = await Promise.all([launchBrowser(), startProgram()]);
+  b = await startProgram();
+  c = await startProgram();
   tokenA = await apiLogin(a.base);
 }, 60_000);
 afterAll(async () => {
@@ -112,6 +116,9 @@ describe('wanji admin screen', () => {
     await waitFor(async () => (await health(keyB)) === 'ok' && (await health(keyC)) === 'ok', {
       timeout: 20_000,
       what: 'B and C online',
+    }).catch(async (e) => {
+      console.log(JSON.stringify((await api('GET', '/api/wanji_admin/consoles')).list.map((x: Record<string, unknown>) => [x.name, x.reachable, x.reason, x.failures])));
+      throw e;
     });
     const version = (await (await fetch(`${b.base}/version`)).json()).version as string;
     await waitFor(async () => (await page.getByTestId(`wanji-version-${keyB}`).innerText()) === version, {
