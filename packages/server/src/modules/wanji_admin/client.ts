@@ -142,7 +142,7 @@ export async function callPeer(peer: Peer, req: PeerRequest): Promise<PeerAnswer
         method: req.method,
         path: base + req.path,
         headers,
-        agent: false,
+        // No agent: the request goes over this socket, already trusted (an agent would dial anew).
         createConnection: () => socket,
       });
       const onAbort = () => {
