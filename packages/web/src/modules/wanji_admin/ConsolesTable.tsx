@@ -7,14 +7,16 @@ import {
   DeleteOutlined,
   EditOutlined,
   ExportOutlined,
+  MoreOutlined,
   ReloadOutlined,
   SafetyCertificateOutlined,
 } from '@ant-design/icons';
 import type { WanjiConsoleView } from '@lucky/shared';
-import { Badge, Button, Descriptions, Popconfirm, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Badge, Button, Descriptions, Dropdown, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../components/time';
+import { useWindowSize } from '../../hooks/useWindowSize';
 import { codedText } from '../../i18n/coded';
 import { reasonText } from './errors';
 import {
@@ -72,6 +74,9 @@ const moduleName = (t: (k: string, o?: Record<string, unknown>) => string, key: 
 
 export function ConsolesTable(props: ConsolesTableProps) {
   const { t } = useTranslation();
+  const { modal } = App.useApp();
+  // On a phone nothing is pinned: pinned name and action columns would leave no room to scroll.
+  const wide = useWindowSize().width > 768;
   const [refreshing, setRefreshing] = useState<string | undefined>();
   const units = {
     d: t('common.unitDay'),
@@ -100,7 +105,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
       loading={props.loading}
       dataSource={props.consoles}
       pagination={false}
-      scroll={{ x: 1280 }}
+      scroll={{ x: 1150 }}
       locale={{ emptyText: props.empty }}
       rowSelection={{
         selectedRowKeys: props.selected,
@@ -113,11 +118,22 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_console'),
           key: 'name',
-          fixed: 'left',
-          width: 200,
+          fixed: wide ? 'left' : undefined,
+          width: 180,
           render: (_v, c) => (
             <div className="wanji-name">
-              <Typography.Text strong>{c.name}</Typography.Text>
+              <span className="wanji-name-line">
+                <Tooltip title={t(c.enabled ? 'wanji_admin.ui_switchOff' : 'wanji_admin.ui_switchOn')}>
+                  <Switch
+                    size="small"
+                    checked={c.enabled}
+                    onChange={(on) => props.onToggle(c, on)}
+                    aria-label={t('wanji_admin.ui_consoleSwitch')}
+                    data-testid={`wanji-switch-${c.key}`}
+                  />
+                </Tooltip>
+                <Typography.Text strong>{c.name}</Typography.Text>
+              </span>
               <Typography.Text type="secondary" className="wanji-url mono">
                 {c.url}
               </Typography.Text>
@@ -132,7 +148,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_health'),
           key: 'health',
-          width: 230,
+          width: 180,
           render: (_v, c) => {
             const health = healthOf(c);
             return (
@@ -151,6 +167,11 @@ export function ConsolesTable(props: ConsolesTableProps) {
                   </Typography.Text>
                 )}
                 {c.enabled && <NextTry c={c} units={units} />}
+                {c.lastSeen && (
+                  <Typography.Text type="secondary" className="wanji-next">
+                    {t('wanji_admin.ui_lastSeen', { time: formatTime(c.lastSeen) })}
+                  </Typography.Text>
+                )}
                 {health === 'mismatch' && (
                   <Button
                     size="small"
@@ -178,29 +199,26 @@ export function ConsolesTable(props: ConsolesTableProps) {
           render: (_v, c) => summaryOr(c, (s) => duration(s.uptimeSeconds, units)),
         },
         {
-          title: t('wanji_admin.col_cpu'),
-          key: 'cpu',
-          width: 70,
-          render: (_v, c) => summaryOr(c, (s) => percent(s.cpu.percent)),
-        },
-        {
-          title: t('wanji_admin.col_memory'),
-          key: 'memory',
+          title: t('wanji_admin.col_load'),
+          key: 'load',
           width: 120,
           render: (_v, c) =>
             summaryOr(c, (s) => (
-              <Tooltip title={t('wanji_admin.ui_memoryHelp')}>
-                <span>
-                  {size(s.memory.rss)}
-                  <Typography.Text type="secondary"> · {percent(systemMemoryPercent(s.memory))}</Typography.Text>
-                </span>
-              </Tooltip>
+              <div className="wanji-load">
+                <span>{t('wanji_admin.ui_cpu', { percent: percent(s.cpu.percent) })}</span>
+                <Tooltip title={t('wanji_admin.ui_memoryHelp')}>
+                  <span>
+                    {t('wanji_admin.ui_memory', { size: size(s.memory.rss) })}
+                    <Typography.Text type="secondary"> · {percent(systemMemoryPercent(s.memory))}</Typography.Text>
+                  </span>
+                </Tooltip>
+              </div>
             )),
         },
         {
           title: t('wanji_admin.col_modules'),
           key: 'modules',
-          width: 260,
+          width: 200,
           render: (_v, c) =>
             summaryOr(c, (s) => (
               <span className="wanji-tags" data-testid={`wanji-modules-${c.key}`}>
@@ -219,7 +237,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_certs'),
           key: 'certs',
-          width: 170,
+          width: 130,
           render: (_v, c) =>
             summaryOr(c, (s) =>
               s.certs.length === 0 ? (
@@ -238,16 +256,10 @@ export function ConsolesTable(props: ConsolesTableProps) {
             ),
         },
         {
-          title: t('wanji_admin.col_lastSeen'),
-          key: 'lastSeen',
-          width: 150,
-          render: (_v, c) => (c.lastSeen ? <span className="mono">{formatTime(c.lastSeen)}</span> : dash),
-        },
-        {
           title: t('common.actions'),
           key: 'actions',
-          fixed: 'right',
-          width: 190,
+          fixed: wide ? 'right' : undefined,
+          width: 140,
           render: (_v, c) => (
             <Space size={4} wrap>
               <Button
@@ -271,38 +283,40 @@ export function ConsolesTable(props: ConsolesTableProps) {
                   data-testid={`wanji-refresh-${c.key}`}
                 />
               </Tooltip>
-              <Tooltip title={t('wanji_admin.ui_edit')}>
-                <Button
-                  size="small"
-                  icon={<EditOutlined />}
-                  onClick={() => props.onEdit(c)}
-                  aria-label={t('wanji_admin.ui_edit')}
-                  data-testid={`wanji-edit-${c.key}`}
-                />
-              </Tooltip>
-              <Popconfirm
-                title={t('wanji_admin.ui_deleteConfirm', { name: c.name })}
-                okText={t('wanji_admin.ui_delete')}
-                cancelText={t('common.cancel')}
-                onConfirm={() => props.onDelete(c)}
+              <Dropdown
+                trigger={['click']}
+                menu={{
+                  items: [
+                    {
+                      key: 'edit',
+                      icon: <EditOutlined />,
+                      label: <span data-testid={`wanji-edit-${c.key}`}>{t('wanji_admin.ui_edit')}</span>,
+                      onClick: () => props.onEdit(c),
+                    },
+                    {
+                      key: 'delete',
+                      danger: true,
+                      icon: <DeleteOutlined />,
+                      label: <span data-testid={`wanji-delete-${c.key}`}>{t('wanji_admin.ui_delete')}</span>,
+                      onClick: () =>
+                        modal.confirm({
+                          title: t('wanji_admin.ui_deleteConfirm', { name: c.name }),
+                          okText: t('wanji_admin.ui_delete'),
+                          okButtonProps: { danger: true },
+                          cancelText: t('common.cancel'),
+                          onOk: () => props.onDelete(c),
+                        }),
+                    },
+                  ],
+                }}
               >
                 <Button
                   size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('wanji_admin.ui_delete')}
-                  data-testid={`wanji-delete-${c.key}`}
+                  icon={<MoreOutlined />}
+                  aria-label={t('wanji_admin.ui_more')}
+                  data-testid={`wanji-more-${c.key}`}
                 />
-              </Popconfirm>
-              <Tooltip title={t(c.enabled ? 'wanji_admin.ui_switchOff' : 'wanji_admin.ui_switchOn')}>
-                <Switch
-                  size="small"
-                  checked={c.enabled}
-                  onChange={(on) => props.onToggle(c, on)}
-                  aria-label={t('wanji_admin.ui_consoleSwitch')}
-                  data-testid={`wanji-switch-${c.key}`}
-                />
-              </Tooltip>
+              </Dropdown>
             </Space>
           ),
         },

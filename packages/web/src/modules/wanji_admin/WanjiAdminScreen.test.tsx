@@ -73,7 +73,7 @@ describe('wanji_admin screen', () => {
     expect(screen.getByTestId('wanji-reason-c1').textContent).toBe(
       fill(zh.wanji_admin.reason_connectRefused, { host: '10.0.0.9', port: 16601 }),
     );
-    expect(screen.getByTestId('wanji-next-c1').textContent).toMatch(/^1分 \d+秒 后重试$/);
+    expect(screen.getByTestId('wanji-next-c1').textContent).toMatch(/^1分 \d+秒后重试$/);
 
     expect(screen.getByTestId('wanji-health-d1').getAttribute('data-state')).toBe('mismatch');
     fireEvent.click(screen.getByTestId('wanji-repin-d1'));
