@@ -148,7 +148,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_health'),
           key: 'health',
-          width: 180,
+          width: 170,
           render: (_v, c) => {
             const health = healthOf(c);
             return (
@@ -168,9 +168,11 @@ export function ConsolesTable(props: ConsolesTableProps) {
                 )}
                 {c.enabled && <NextTry c={c} units={units} />}
                 {c.lastSeen && (
-                  <Typography.Text type="secondary" className="wanji-next">
-                    {t('wanji_admin.ui_lastSeen', { time: formatTime(c.lastSeen) })}
-                  </Typography.Text>
+                  <Tooltip title={formatTime(c.lastSeen)}>
+                    <Typography.Text type="secondary" className="wanji-next">
+                      {t('wanji_admin.ui_lastSeen', { time: formatTime(c.lastSeen, 'HH:mm:ss') })}
+                    </Typography.Text>
+                  </Tooltip>
                 )}
                 {health === 'mismatch' && (
                   <Button
@@ -189,19 +191,19 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_version'),
           key: 'version',
-          width: 90,
+          width: 76,
           render: (_v, c) => summaryOr(c, (s) => <span data-testid={`wanji-version-${c.key}`}>{s.version}</span>),
         },
         {
           title: t('wanji_admin.col_uptime'),
           key: 'uptime',
-          width: 110,
+          width: 96,
           render: (_v, c) => summaryOr(c, (s) => duration(s.uptimeSeconds, units)),
         },
         {
           title: t('wanji_admin.col_load'),
           key: 'load',
-          width: 120,
+          width: 130,
           render: (_v, c) =>
             summaryOr(c, (s) => (
               <div className="wanji-load">
@@ -218,7 +220,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_modules'),
           key: 'modules',
-          width: 200,
+          width: 250,
           render: (_v, c) =>
             summaryOr(c, (s) => (
               <span className="wanji-tags" data-testid={`wanji-modules-${c.key}`}>

@@ -6,7 +6,7 @@ import { readZipEntry } from './zipEntry';
 const enc = new TextEncoder();
 
 async function deflateRaw(data: Uint8Array): Promise<Uint8Array> {
-  const stream = (new Response(data as BlobPart).body as ReadableStream<Uint8Array>).pipeThrough(
+  const stream = (new Response(data as BlobPart).body as ReadableStream).pipeThrough(
     new CompressionStream('deflate-raw'),
   );
   return new Uint8Array(await new Response(stream).arrayBuffer());

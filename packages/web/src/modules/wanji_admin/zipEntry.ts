@@ -37,9 +37,7 @@ export async function readZipEntry(zip: Blob, name: string): Promise<string | un
     const data = buf.slice(start, start + size);
     if (method === 0) return decoder.decode(data);
     if (method !== 8) return undefined;
-    const inflated = (new Response(data).body as ReadableStream<Uint8Array>).pipeThrough(
-      new DecompressionStream('deflate-raw'),
-    );
+    const inflated = (new Response(data).body as ReadableStream).pipeThrough(new DecompressionStream('deflate-raw'));
     return await new Response(inflated).text();
   }
   return undefined;
