@@ -56,8 +56,8 @@ async function tokenOf(base: string): Promise<string> {
 }
 const call = (method: string, p: string, body?: unknown) =>
   a.call(method, `/api/wanji_admin${p}`, { token: session, body });
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
 const list = async () => (await call('GET', '/consoles')).body.list as Record<string, any>[];
-const stateOf = async (key: string) => (await list()).find((x) => x.key === key);
 const refresh = async (key: string) => (await call('POST', `/consoles/${key}/refresh`)).body.console;
 
 beforeAll(async () => {
