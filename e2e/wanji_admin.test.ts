@@ -126,6 +126,9 @@ describe('wanji admin screen', () => {
       what: "B's version",
     });
     expect(await page.getByTestId(`wanji-modules-${keyC}`).innerText()).toContain(zh.menu.wanji_admin);
+    // B's row opens to each module's state, reason and error count.
+    await page.getByTestId(`wanji-row-${keyB}`).locator('.ant-table-row-expand-icon').click();
+    await page.getByTestId(`wanji-detail-${keyB}`).getByText(zh.wanji_admin.ui_hostname).waitFor();
     await shot(page, 'wanji-table-1300-zh');
 
     // C stops: its row is unreachable, the reason in Chinese.
@@ -156,6 +159,7 @@ describe('wanji admin screen', () => {
     await again.goto(url);
     await again.getByTestId('login-ticket-refused').getByText(zh.login.ticketInvalid).waitFor();
     await again.getByTestId('login-form').waitFor();
+    await shot(again, 'wanji-link-refused-1300-zh', { fullPage: false });
 
     // Bulk restart of B: a result for B (that B really restarts is the server test's:
     // packages/server/test/wanji_admin.consoles.test.ts).
