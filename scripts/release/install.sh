@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs (or upgrades, or removes) the Lucky console from this unpacked release archive.
 #   sudo ./install.sh [--prefix /opt/lucky-console] [--config-dir /var/lib/lucky-console]
-#                     [--port 16601] [--no-systemd] [--uninstall [--purge]]
+#                     [--port 16601] [--no-systemd] [--uninstall [--purge]] [--print-unit]
 # Layout after install: <prefix>/{bin/lucky, node/, app/, install.sh, README.txt, release.txt,
 # .lucky-console (what this script installed: config dir, port, unit)}. The console's self-update
 # swaps app/packages/*/dist in place; an upgrade with this script replaces app/ and node/ whole.
@@ -28,7 +28,7 @@ die() {
   exit 1
 }
 usage() {
-  say "usage: $0 [--prefix DIR] [--config-dir DIR] [--port N] [--no-systemd] [--uninstall [--purge]]"
+  say "usage: $0 [--prefix DIR] [--config-dir DIR] [--port N] [--no-systemd] [--uninstall [--purge]] [--print-unit]"
 }
 
 while [ $# -gt 0 ]; do
@@ -48,6 +48,7 @@ while [ $# -gt 0 ]; do
     --no-systemd) systemd=no; shift ;;
     --uninstall) action=uninstall; shift ;;
     --purge) purge=1; shift ;;
+    --print-unit) action=print-unit; shift ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
   esac
@@ -122,6 +123,31 @@ uninstall() {
   fi
 }
 
+# The unit for $prefix, $config_dir and $port: what core/system/service.ts renders for the same
+# command line (test/release/unit.test.ts compares the two).
+unit_text() {
+  port_args=
+  [ -z "$port" ] || port_args=" -p $port"
+  cat <<EOF
+[Unit]
+Description=Lucky console
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+WorkingDirectory=$prefix/app
+ExecStart=$prefix/node/bin/node $prefix/app/packages/server/dist/main.js$port_args -cd $config_dir
+Restart=on-failure
+RestartSec=3
+KillMode=control-group
+TimeoutStopSec=15
+
+[Install]
+WantedBy=multi-user.target
+EOF
+}
+
 install_release() {
   src=$(cd "$(dirname "$0")" && pwd -P)
   [ -f "$src/app/packages/server/dist/main.js" ] && [ -x "$src/node/bin/node" ] ||
@@ -176,24 +202,7 @@ install_release() {
   port_args=
   [ -z "$port" ] || port_args=" -p $port"
   if [ "$systemd" = yes ]; then
-    cat >"$UNIT_FILE.tmp" <<EOF
-[Unit]
-Description=Lucky console
-After=network-online.target
-Wants=network-online.target
-
-[Service]
-Type=simple
-WorkingDirectory=$prefix/app
-ExecStart=$prefix/node/bin/node $prefix/app/packages/server/dist/main.js$port_args -cd $config_dir
-Restart=on-failure
-RestartSec=3
-KillMode=control-group
-TimeoutStopSec=15
-
-[Install]
-WantedBy=multi-user.target
-EOF
+    unit_text >"$UNIT_FILE.tmp"
     mv "$UNIT_FILE.tmp" "$UNIT_FILE"
     systemctl daemon-reload
     systemctl enable "$UNIT.service" >/dev/null 2>&1 || die "systemctl enable $UNIT.service failed"
@@ -206,4 +215,11 @@ EOF
   fi
 }
 
-if [ "$action" = uninstall ]; then uninstall; else install_release; fi
+case $action in
+  uninstall) uninstall ;;
+  print-unit)
+    [ -n "$config_dir" ] || config_dir=/var/lib/lucky-console
+    unit_text
+    ;;
+  *) install_release ;;
+esac

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +15,8 @@ import { waitFor } from '../wait.js';
 // install.sh --uninstall removes the program and keeps the config.
 const run = promisify(execFile);
 const ARCH = process.arch === 'arm64' ? 'arm64' : 'x64';
-const OTHER = ARCH === 'x64' ? /aarch64|ARM/ : /x86-64/;
-const MINE = ARCH === 'x64' ? /x86-64/ : /aarch64/;
+/** ELF e_machine values. */
+const MACHINE = { x64: 62, arm64: 183 } as const;
 const key = generateKeyPairSync('ed25519');
 const privatePem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
@@ -79,6 +79,30 @@ async function selfUpdatePackage(root: string, v: string): Promise<string> {
 
 async function installSh(script: string, ...args: string[]) {
   return run('sh', [script, ...args], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C' } });
+}
+
+/** ELF files under dir (relative path → e_machine). */
+async function elfFiles(dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const walk = async (rel: string) => {
+    for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(r);
+      else if (e.isFile()) {
+        const fh = await fs.open(path.join(dir, r));
+        const { bytesRead, buffer } = await fh.read(Buffer.alloc(20), 0, 20, 0);
+        await fh.close();
+        if (bytesRead === 20 && buffer.readUInt32BE(0) === 0x7f454c46) out.set(r, buffer.readUInt16LE(18));
+      }
+    }
+  };
+  await walk('');
+  return out;
+}
+
+function sharpVersion(): string {
+  const server = JSON.parse(readFileSync(path.join(INSTALL_ROOT, 'packages/server/package.json'), 'utf8'));
+  return server.dependencies.sharp;
 }
 
 /** Every file under dir with its size and mode: what "the same install" means here. */
@@ -165,30 +189,16 @@ afterAll(async () => {
 describe('installable archive', () => {
   it(`carries Node, the app and its production dependencies, all for ${ARCH}`, async () => {
     const top = path.join(unpacked, `lucky-console-${version}-linux-${ARCH}`);
-    const { stdout: nodeInfo } = await run('file', ['-b', path.join(top, 'node/bin/node')]);
-    expect(nodeInfo).toMatch(MINE);
-    const { stdout: found } = await run('find', [
-      top,
-      '-type',
-      'f',
-      '(',
-      '-name',
-      '*.node',
-      '-o',
-      '-name',
-      '*.so',
-      '-o',
-      '-name',
-      '*.so.[0-9]*',
-      ')',
-    ]);
-    const natives = found.split('\n').filter(Boolean);
-    expect(natives.some((f) => f.includes('@img/sharp-linux-'))).toBe(true);
-    for (const f of natives) {
-      const { stdout } = await run('file', ['-b', f]);
-      expect(stdout, f).toMatch(MINE);
-      expect(stdout, f).not.toMatch(OTHER);
-    }
+    // Every ELF file (executables, .node addons, shared libraries) by its header's e_machine.
+    const elves = await elfFiles(top);
+    expect(elves.get('node/bin/node')).toBe(MACHINE[ARCH]);
+    expect(elves.get(`app/node_modules/@img/sharp-linux-${ARCH}/lib/sharp-linux-${ARCH}-${sharpVersion()}.node`)).toBe(
+      MACHINE[ARCH],
+    );
+    expect([...elves.keys()].some((f) => f.startsWith(`app/node_modules/@img/sharp-libvips-linux-${ARCH}/`))).toBe(
+      true,
+    );
+    expect([...elves].filter(([, m]) => m !== MACHINE[ARCH])).toEqual([]);
     // Production only: a dev dependency of the server and the web's source dependencies are absent.
     const has = (p: string) =>
       fs.stat(path.join(top, 'app/node_modules', p)).then(
