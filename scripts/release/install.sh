@@ -212,6 +212,7 @@ install_release() {
   else
     say "start it with:"
     say "  $prefix/bin/lucky -cd $config_dir$port_args"
+    if [ -n "$old" ]; then say "(a console of this install that is running now keeps its version until it is restarted)"; fi
   fi
 }
 
