@@ -191,8 +191,8 @@ function sourceDate(root) {
 }
 
 /**
- * Makes <outDir>/lucky-console-<version>-linux-<arch>.tar.gz. `appFiles` is the self-update package's
- * content list (path in the package → path in root), so both carry the same program.
+ * Makes <outDir>/lucky-console-<version>-linux-<arch>.tar.gz. `appTree` is the self-update package's
+ * unpacked folder (lucky-console/), copied as app/, so both carry the same program.
  */
 export async function buildArchive({ root, outDir, version, arch, appTree }) {
   if (!ARCHES.includes(arch)) throw new Error(`unknown arch ${arch} (use ${ARCHES.join(', ')})`);
