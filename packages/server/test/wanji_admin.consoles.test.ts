@@ -146,6 +146,12 @@ describe('one console manages two', () => {
       expect([r.body.field, r.body.code]).toEqual([field, code]);
     }
     expect((await list()).length).toBe(before);
+    // a console switched off: not read, said so, left out of bulk actions with that reason
+    const off = await call('PUT', `/consoles/${cKey}/enable`, { enabled: false });
+    expect(off.body.console).toMatchObject({ enabled: false, reachable: false, reason: { code: 'consoleDisabled' } });
+    const skipped = await call('POST', '/bulk/module', { keys: [cKey], module: 'wol', enabled: false });
+    expect(skipped.body.results[0]).toMatchObject({ ok: false, code: 'consoleDisabled' });
+    await call('PUT', `/consoles/${cKey}/enable`, { enabled: true });
     const bulk = await call('POST', '/bulk/restart', { keys: ['nosuchkey'] });
     expect([bulk.status, bulk.body.field, bulk.body.code]).toEqual([404, 'keys', 'consoleNotFound']);
     const none = await call('POST', '/bulk/restart', { keys: [] });

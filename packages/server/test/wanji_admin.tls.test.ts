@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moduleActions } from '../src/core/modules/actions.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { waitFor } from './wait.js';
 import {
@@ -102,6 +103,19 @@ describe('probe and pinning', () => {
     expect(link.body.code).toBe('fingerprintMismatch');
     expect(rec.bytes()).not.toContain('lkt_');
     expect(rec.bytes()).toBe('');
+  });
+
+  it('the refreshNow action reads a console by name (scheduled tasks)', async () => {
+    const actions = moduleActions(a.server.core.modules, 'cron');
+    expect(await actions.invoke('wanji_admin', 'refreshNow', { key: 'C' })).toMatchObject({ ok: true });
+    expect(await actions.invoke('wanji_admin', 'refreshNow', { key: 'impostor' })).toMatchObject({
+      ok: false,
+      reason: { code: 'fingerprintMismatch' },
+    });
+    expect(await actions.invoke('wanji_admin', 'refreshNow', { key: 'nobody' })).toMatchObject({
+      ok: false,
+      reason: { code: 'consoleNotFound' },
+    });
   });
 
   it('a wrong token is tokenRejected', async () => {

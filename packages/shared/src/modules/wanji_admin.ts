@@ -279,6 +279,11 @@ export const wanjiBulkUpdateQuerySchema = z.object({
   /** 1: install on each console (it swaps and restarts); 0: upload and verify only (it stays staged there). */
   install: z.enum(['0', '1']).default('1'),
 });
+/** Action `refreshNow` (scheduled tasks): read a console now, by key or name. */
+export const wanjiRefreshInputSchema = z.object({
+  key: z.string().trim().min(1, 'consoleNotFound').max(L.name.max),
+});
+export type WanjiRefreshInput = z.infer<typeof wanjiRefreshInputSchema>;
 export type WanjiBulkBody = z.input<typeof wanjiBulkBodySchema>;
 export type WanjiBulkModuleBody = z.input<typeof wanjiBulkModuleBodySchema>;
 export const wanjiAdminLogsQuerySchema = logPageQuerySchema;

@@ -1,5 +1,6 @@
 import { WANJI_ADMIN_SECRETS, type WanjiAdminConfig, wanjiAdminConfigSchema, wanjiAdminIssues } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
+import { wanjiAdminActions } from './actions.js';
 import { registerWanjiAdminRoutes } from './routes.js';
 import { WanjiAdminRuntime } from './runtime.js';
 
@@ -26,6 +27,7 @@ export const wanjiAdminModule: ModuleDefinition<WanjiAdminConfig> = {
     ],
   }),
   switchable: { items: 'consoles' },
+  actions: wanjiAdminActions,
   createRuntime: (ctx) => new WanjiAdminRuntime(ctx),
   routes: registerWanjiAdminRoutes,
 };

@@ -62,7 +62,10 @@ export function registerWanjiAdminRoutes(r: Routes, api: ModuleApi<WanjiAdminCon
   const live = () => api.runtime() as WanjiAdminRuntime | undefined;
   const view = (c: WanjiConsole): WanjiConsoleView => ({
     ...maskSecrets(c, consoleSecrets),
-    ...(live()?.stateOf(c.key) ?? { reachable: false, reason: wanjiAdminReason('notChecked'), failures: 0 }),
+    // A console switched off is not read: its reason says so rather than "not checked yet".
+    ...(!c.enabled
+      ? { reachable: false, reason: wanjiAdminReason('consoleDisabled', { name: c.name }), failures: 0 }
+      : (live()?.stateOf(c.key) ?? { reachable: false, reason: wanjiAdminReason('notChecked'), failures: 0 })),
   });
   const find = (config: WanjiAdminConfig, key: string) => {
     const c = config.consoles.find((i) => i.key === key);
