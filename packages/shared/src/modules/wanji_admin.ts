@@ -386,21 +386,3 @@ export interface WanjiBulkResponse {
 
 /** True when a token field holds a value typed by the user (not the mask, not empty). */
 export const typedSecret = (v: string) => v !== '' && v !== SECRET_MASK;
-
-// ---- scaffold leftovers: the placeholder screen's types until it is rewritten (issue 19, W) ----
-
-/** @deprecated the scaffold's item; use WanjiConsoleInput. */
-export type WanjiAdminItemInput = { name: string; enabled?: boolean; host?: string; secret?: string };
-/** @deprecated */
-export type WanjiAdminItemView = WanjiAdminItemInput & { key: string };
-/** @deprecated */
-export interface WanjiAdminListResponse {
-  ret: 0;
-  enabled: boolean;
-  list: WanjiAdminItemView[];
-}
-/** @deprecated */
-export interface WanjiAdminItemResponse {
-  ret: 0;
-  item: WanjiAdminItemView;
-}
