@@ -11,7 +11,7 @@ import {
   ReloadOutlined,
   SafetyCertificateOutlined,
 } from '@ant-design/icons';
-import type { WanjiConsoleView } from '@lucky/shared';
+import type { SummaryModule, WanjiConsoleView } from '@lucky/shared';
 import { App, Badge, Button, Descriptions, Dropdown, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,6 +32,15 @@ import {
   size,
   systemMemoryPercent,
 } from './format';
+
+/** The modules without a tag, counted: idle (on, nothing to do) and switched off. */
+function restOfModules(t: (k: string, o?: Record<string, unknown>) => string, mods: SummaryModule[]): string {
+  const shown = new Set(shownModules(mods).map((m) => m.key));
+  const rest = mods.filter((m) => !shown.has(m.key));
+  if (rest.length === 0) return '';
+  const off = rest.filter((m) => m.state === 'disabled').length;
+  return t('wanji_admin.ui_modulesRest', { idle: rest.length - off, off });
+}
 
 export interface ConsolesTableProps {
   consoles: WanjiConsoleView[];
@@ -220,7 +229,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_modules'),
           key: 'modules',
-          width: 250,
+          width: 220,
           render: (_v, c) =>
             summaryOr(c, (s) => (
               <span className="wanji-tags" data-testid={`wanji-modules-${c.key}`}>
@@ -232,7 +241,13 @@ export function ConsolesTable(props: ConsolesTableProps) {
                     )}
                   </Tag>
                 ))}
-                {shownModules(s.modules).length === 0 && t('wanji_admin.ui_noModulesOn')}
+                <Typography.Text
+                  type="secondary"
+                  className="wanji-module-rest"
+                  data-testid={`wanji-modules-rest-${c.key}`}
+                >
+                  {restOfModules(t, s.modules)}
+                </Typography.Text>
               </span>
             )),
         },

@@ -62,9 +62,12 @@ describe('wanji_admin screen', () => {
     expect(screen.getByTestId('wanji-version-b1').textContent).toBe('2.9.1');
     const mods = screen.getByTestId('wanji-modules-b1');
     expect(mods.textContent).toContain(zh.menu.ddns);
-    // The error count on the module's tag; a module that is off has no tag in the row.
+    // The error count on the module's tag; a module that is off has no tag in the row, only a count.
     expect(mods.textContent).toContain(`${zh.menu.wol}3`);
     expect(mods.textContent).not.toContain(zh.menu.cron);
+    expect(screen.getByTestId('wanji-modules-rest-b1').textContent).toBe(
+      fill(zh.wanji_admin.ui_modulesRest, { idle: 0, off: 1 }),
+    );
     expect(screen.getByTestId('wanji-row-b1').textContent).toContain(
       fill(zh.wanji_admin.ui_certDays, { name: 'nas.example', count: 5 }),
     );

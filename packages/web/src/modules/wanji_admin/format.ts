@@ -46,8 +46,13 @@ export const MODULE_STATE_COLOR: Record<SummaryModule['state'], string> = {
   error: 'red',
 };
 
-/** Modules worth a tag in the row: the ones switched on (the rest are in the expanded detail). */
-export const shownModules = (mods: SummaryModule[]) => mods.filter((m) => m.state !== 'disabled');
+/**
+ * Modules worth a tag in the row: the ones doing something or in trouble (running, starting, in
+ * error, or with error lines). Idle (on, nothing to do) and switched-off modules are only counted
+ * there — a console runs a dozen modules and the row must stay one glance; the expanded row lists all.
+ */
+export const shownModules = (mods: SummaryModule[]) =>
+  mods.filter((m) => m.state === 'running' || m.state === 'starting' || m.state === 'error' || m.errors > 0);
 
 /** Red when a week or less is left (or expired), orange within the summary's 30 days. */
 export const certColor = (c: SummaryCert) => (c.daysLeft <= 7 ? 'red' : 'orange');
