@@ -102,8 +102,11 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
   const dir = path.join(ROOT, 'test-results/screens');
   await fs.mkdir(dir, { recursive: true });
   // A picture for people: taken even if something on the page keeps moving (a toast's timer, a
-  // spinner's fade); the test's own assertions are what decide.
-  await still(page).catch(() => {});
+  // spinner's fade); the test's own assertions are what decide. So the wait for rest is short:
+  // antd's own motions end within a few hundred ms, while pages that kept moving longer held a
+  // picture for 2 s, or the full 5 s, again and again (about a sixth of settings' and
+  // storagemanagement's e2e time) for no assertion.
+  await still(page, 1000).catch(() => {});
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
