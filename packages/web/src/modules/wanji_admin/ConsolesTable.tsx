@@ -114,7 +114,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
       loading={props.loading}
       dataSource={props.consoles}
       pagination={false}
-      scroll={{ x: 1150 }}
+      scroll={{ x: 1000 }}
       locale={{ emptyText: props.empty }}
       rowSelection={{
         selectedRowKeys: props.selected,
@@ -128,7 +128,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
           title: t('wanji_admin.col_console'),
           key: 'name',
           fixed: wide ? 'left' : undefined,
-          width: 180,
+          width: 170,
           render: (_v, c) => (
             <div className="wanji-name">
               <span className="wanji-name-line">
@@ -157,7 +157,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_health'),
           key: 'health',
-          width: 170,
+          width: 150,
           render: (_v, c) => {
             const health = healthOf(c);
             return (
@@ -200,19 +200,19 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_version'),
           key: 'version',
-          width: 76,
+          width: 82,
           render: (_v, c) => summaryOr(c, (s) => <span data-testid={`wanji-version-${c.key}`}>{s.version}</span>),
         },
         {
           title: t('wanji_admin.col_uptime'),
           key: 'uptime',
-          width: 96,
+          width: 76,
           render: (_v, c) => summaryOr(c, (s) => duration(s.uptimeSeconds, units)),
         },
         {
           title: t('wanji_admin.col_load'),
           key: 'load',
-          width: 130,
+          width: 116,
           render: (_v, c) =>
             summaryOr(c, (s) => (
               <div className="wanji-load">
@@ -229,7 +229,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_modules'),
           key: 'modules',
-          width: 220,
+          width: 128,
           render: (_v, c) =>
             summaryOr(c, (s) => (
               <span className="wanji-tags" data-testid={`wanji-modules-${c.key}`}>
@@ -254,7 +254,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
         {
           title: t('wanji_admin.col_certs'),
           key: 'certs',
-          width: 130,
+          width: 110,
           render: (_v, c) =>
             summaryOr(c, (s) =>
               s.certs.length === 0 ? (
@@ -276,7 +276,7 @@ export function ConsolesTable(props: ConsolesTableProps) {
           title: t('common.actions'),
           key: 'actions',
           fixed: wide ? 'right' : undefined,
-          width: 140,
+          width: 120,
           render: (_v, c) => (
             <Space size={4} wrap>
               <Button
