@@ -12,13 +12,17 @@
 // public key's SPKI DER). Installs trust the keys in packages/server/src/core/system/releaseKeys.ts
 // and <config dir>/trusted-keys/*.pem; without the variable the package is unsigned (installs
 // then ask the admin to confirm a warning).
-// Options (for tests): --root <repo dir> (default: this repository), --out <dir> (default: <root>/release).
+// It also builds the installable archives release/lucky-console-<version>-linux-<x64|arm64>.tar.gz
+// (Node included; layout in scripts/release/archive.mjs, install script scripts/release/install.sh).
+// Options: --root <repo dir> (default: this repository), --out <dir> (default: <root>/release),
+// --arch <x64|arm64|all|none> (which installable archives; default none = the self-update package only; `npm run package` passes all).
 import { execFileSync } from 'node:child_process';
 import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ARCHES, buildArchive } from './release/archive.mjs';
 
 const NAME = 'lucky-console';
 const DIRS = ['packages/server/dist', 'packages/web/dist', 'packages/shared/dist'];
@@ -41,11 +45,11 @@ function parseArgs(argv) {
   const out = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--root' || a === '--out') {
+    if (a === '--root' || a === '--out' || a === '--arch') {
       if (i + 1 >= argv.length) fail(`${a} needs a value`);
       out[a.slice(2)] = argv[++i];
     } else {
-      fail(`unknown argument ${a} (use --root <dir>, --out <dir>)`);
+      fail(`unknown argument ${a} (use --root <dir>, --out <dir>, --arch <x64|arm64|all|none>)`);
     }
   }
   return out;
@@ -78,6 +82,10 @@ const args = parseArgs(process.argv.slice(2));
 const signer = signingKey();
 const root = path.resolve(args.root ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const outDir = path.resolve(args.out ?? path.join(root, 'release'));
+const arch = args.arch ?? 'none';
+if (arch !== 'all' && arch !== 'none' && !ARCHES.includes(arch))
+  fail(`--arch: "${arch}" is not x64, arm64, all or none`);
+const arches = arch === 'all' ? ARCHES : arch === 'none' ? [] : [arch];
 
 let version;
 try {
@@ -159,6 +167,12 @@ try {
   console.log(
     `${path.relative(process.cwd(), outFile) || outFile}  ${NAME} ${version}, ${Object.keys(sorted).length} files, ${(size / 1e6).toFixed(2)} MB, ${signer ? `signed by key ${signer.keyId}` : 'UNSIGNED (set LUCKY_RELEASE_SIGNING_KEY to sign)'}`,
   );
+  for (const a of arches) {
+    const r = await buildArchive({ root, outDir, version, arch: a, appTree: top });
+    console.log(
+      `${path.relative(process.cwd(), r.file) || r.file}  install archive, Node ${r.nodeVersion}, ${(r.size / 1e6).toFixed(2)} MB (${(r.unpacked / 1e6).toFixed(1)} MB unpacked), native helper ${r.native}`,
+    );
+  }
 } catch (e) {
   console.error(`package: ${e.message}`);
   process.exitCode = 1;
