@@ -12,10 +12,10 @@ import {
   apiLogin,
   en,
   launchBrowser,
-  newPage,
   type Program,
   selfSignedCert,
   shot,
+  signedInPage,
   startProgram,
   zh,
 } from './harness.js';
@@ -80,15 +80,16 @@ afterEach(async () => {
   for (const p of pages.splice(0)) await p.context().close();
 });
 
+/** One API session for the file's pages (the login screen has its own tests). */
+let session: string | undefined;
+const sessionToken = async () => {
+  session ??= await apiLogin(program.base);
+  return session;
+};
+
 async function open(): Promise<Page> {
-  const { page } = await newPage(browser, 1300, 900);
+  const { page } = await signedInPage(browser, program.base, await sessionToken(), { width: 1300, height: 900 });
   pages.push(page);
-  await page.goto(`${program.base}/#/login`);
-  await page.getByTestId('login-screen').waitFor();
-  await page.getByPlaceholder(zh.login.accountPlaceholder).fill('666');
-  await page.getByPlaceholder(zh.login.passwordPlaceholder).fill('666');
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/status/);
   return page;
 }
 

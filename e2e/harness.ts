@@ -95,6 +95,32 @@ export async function newPage(
 }
 
 /**
+ * A page in a new context (its own storage), signed in the way the login screen leaves it: the
+ * session token in the console's one local-storage record, on the overview (or `hash`). The
+ * login screen itself is exercised in shell, security, theme and maintenance; a file about
+ * another screen starts here instead of typing the password again for every page.
+ */
+export async function signedInPage(
+  b: Browser,
+  base: string,
+  token: string,
+  opts: { width?: number; height?: number; hash?: string; timezoneId?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await b.newContext({
+    viewport: { width: opts.width ?? 1300, height: opts.height ?? 900 },
+    acceptDownloads: true,
+    timezoneId: opts.timezoneId,
+  });
+  // Only into an empty store: a reload keeps what the console wrote there since, as after a login.
+  await context.addInitScript((token) => {
+    if (!localStorage.getItem('lucky')) localStorage.setItem('lucky', JSON.stringify({ lang: 'zh_CN', token }));
+  }, token);
+  const page = await context.newPage();
+  await page.goto(`${base}/#${opts.hash ?? '/status'}`);
+  return { context, page };
+}
+
+/**
  * Save a screenshot under test-results/screens for people to look at: the whole page, or
  * (`fullPage: false`) just the window — what an open dialog or drawer covers.
  */
@@ -102,8 +128,11 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
   const dir = path.join(ROOT, 'test-results/screens');
   await fs.mkdir(dir, { recursive: true });
   // A picture for people: taken even if something on the page keeps moving (a toast's timer, a
-  // spinner's fade); the test's own assertions are what decide.
-  await still(page).catch(() => {});
+  // spinner's fade); the test's own assertions are what decide. So the wait for rest is short:
+  // antd's own motions end within a few hundred ms, while pages that kept moving longer held a
+  // picture for 2 s, or the full 5 s, again and again (about a sixth of settings' and
+  // storagemanagement's e2e time) for no assertion.
+  await still(page, 1000).catch(() => {});
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 

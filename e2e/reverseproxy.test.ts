@@ -6,7 +6,17 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, en, freePort, launchBrowser, newPage, type Program, shot, startProgram, zh } from './harness.js';
+import {
+  apiLogin,
+  en,
+  freePort,
+  launchBrowser,
+  type Program,
+  shot,
+  signedInPage,
+  startProgram,
+  zh,
+} from './harness.js';
 
 let browser: Browser;
 let program: Program;
@@ -39,15 +49,16 @@ afterEach(async () => {
   for (const p of pages.splice(0)) await p.context().close();
 });
 
+/** One API session for the file's pages (the login screen has its own tests). */
+let session: string | undefined;
+const sessionToken = async () => {
+  session ??= await apiLogin(program.base);
+  return session;
+};
+
 async function open(width = 1300, height = 900): Promise<Page> {
-  const { page } = await newPage(browser, width, height);
+  const { page } = await signedInPage(browser, program.base, await sessionToken(), { width: width, height: height });
   pages.push(page);
-  await page.goto(`${program.base}/#/login`);
-  await page.getByTestId('login-screen').waitFor();
-  await page.getByPlaceholder(zh.login.accountPlaceholder).fill('666');
-  await page.getByPlaceholder(zh.login.passwordPlaceholder).fill('666');
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/status/);
   return page;
 }
 

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, launchBrowser, type Program, shot, startProgram, zh } from './harness.js';
+import { apiLogin, launchBrowser, type Program, shot, signedInPage, startProgram, zh } from './harness.js';
 
 /** The browser runs in New York; the console's setting may name another zone. */
 const BROWSER_ZONE = 'America/New_York';
@@ -41,15 +41,13 @@ async function api(pathname: string, method = 'GET', body?: unknown): Promise<an
 
 /** A signed-in page (zh_CN, the default language) in the browser zone. */
 async function signedIn(hash: string, width = 1300, height = 1000): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, timezoneId: BROWSER_ZONE });
+  const { context, page } = await signedInPage(browser, program.base, token, {
+    width,
+    height,
+    hash,
+    timezoneId: BROWSER_ZONE,
+  });
   contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`${program.base}/#/login`);
-  await page.getByPlaceholder(zh.login.accountPlaceholder).fill('666');
-  await page.getByPlaceholder(zh.login.passwordPlaceholder).fill('666');
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/status/);
-  if (hash !== '/status') await page.goto(`${program.base}/#${hash}`);
   return page;
 }
 

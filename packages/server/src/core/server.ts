@@ -3,6 +3,7 @@ import { type Core, type CoreOptions, createCore } from './core.js';
 import { adminRelay, setAdminRelay } from './http/adminRelay.js';
 import { type AdminApp, buildAdminApp } from './http/app.js';
 import { registerBackupRoutes } from './routes/backup.js';
+import { registerLoginLinkRoutes } from './routes/loginLink.js';
 import { registerModuleRoutes } from './routes/modules.js';
 import { registerProgramRoutes } from './routes/program.js';
 import { registerSafeRoutes } from './routes/safe.js';
@@ -27,6 +28,7 @@ export async function startServer(opts: CoreOptions): Promise<RunningServer> {
   const admin = await buildAdminApp(core, tls);
   const r = admin.registry;
   registerSessionRoutes(r, core);
+  registerLoginLinkRoutes(r, core);
   registerSettingsRoutes(r, core);
   registerSecurityRoutes(r, core);
   registerSafeRoutes(r, core);

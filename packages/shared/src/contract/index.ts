@@ -5,5 +5,6 @@ export * from './actions.js';
 export * from './coded.js';
 export * from './logPage.js';
 export * from './secrets.js';
+export * from './summary.js';
 export * from './switch.js';
 export * from './webhook.js';

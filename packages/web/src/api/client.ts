@@ -345,8 +345,14 @@ function filenameFrom(disposition: string | null): string | undefined {
  * attachment, is handled like any other error reply. (A config backup is JSON
  * itself, so JSON alone does not mean "error".)
  */
-export async function download(path: string, opts: RequestOptions = {}): Promise<Download> {
-  const answer = await send('GET', path, opts, {});
+export async function download(
+  path: string,
+  opts: RequestOptions & { method?: 'GET' | 'POST' } = {},
+): Promise<Download> {
+  // A POST (an archive made for a list the caller names) sends `body` as JSON.
+  const init: RequestInit =
+    opts.body === undefined ? {} : { body: JSON.stringify(opts.body), headers: { 'Content-Type': 'application/json' } };
+  const answer = await send(opts.method ?? 'GET', path, opts, init);
   const { response } = answer;
   if (response.status >= 400) {
     const reply = settleAnswer(response.status, await readText(answer, opts), opts);

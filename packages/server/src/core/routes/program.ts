@@ -10,6 +10,7 @@ import { badRequest } from '../http/reply.js';
 import { listNetInterfaces } from '../net/interfaces.js';
 import { ipregTest, NO_MATCH } from '../net/ipSelect.js';
 import { createOverviewSampler } from '../system/overview.js';
+import { registerSummaryRoute } from './summary.js';
 
 const logsQuery = z.object({ pre: z.string().max(32).optional() });
 const ipregQuery = z.object({
@@ -38,6 +39,7 @@ export function registerProgramRoutes(r: RouteRegistry, core: Core, listener: Du
   });
 
   const sampler = createOverviewSampler();
+  registerSummaryRoute(r, core, sampler);
   r.add({
     method: 'GET',
     path: '/api/status',

@@ -1,9 +1,10 @@
 import { WANJI_ADMIN_SECRETS, type WanjiAdminConfig, wanjiAdminConfigSchema, wanjiAdminIssues } from '@lucky/shared';
 import type { ModuleDefinition } from '../../core/modules/types.js';
+import { wanjiAdminActions } from './actions.js';
 import { registerWanjiAdminRoutes } from './routes.js';
 import { WanjiAdminRuntime } from './runtime.js';
 
-/** WanjiAdmin: a list of items (scaffolded by `npm run new-module`; see docs/adding-a-module.md). */
+/** Wanji admin: this console watches and drives other Lucky consoles through their API tokens. */
 export const wanjiAdminModule: ModuleDefinition<WanjiAdminConfig> = {
   key: 'wanji_admin',
   configSchema: wanjiAdminConfigSchema,
@@ -11,10 +12,22 @@ export const wanjiAdminModule: ModuleDefinition<WanjiAdminConfig> = {
   secrets: WANJI_ADMIN_SECRETS,
   sample: () => ({
     enabled: true,
-    items: [{ key: 'Sample1', name: 'sample', enabled: true, host: 'nas.lan', secret: 'sample-secret' }],
+    refreshSeconds: 15,
+    timeoutMs: 5000,
+    consoles: [
+      {
+        key: 'Sample1',
+        name: 'nas',
+        enabled: true,
+        url: 'https://nas.lan:16601',
+        token: 'lkt_sample-secret-token',
+        tls: { mode: 'pin', fingerprint: Array(32).fill('AB').join(':'), ca: '' },
+        note: '',
+      },
+    ],
   }),
-  // A module with listeners names their ports here (the port registry refuses clashes):
-  // ports: (config) => config.items.map((i) => ({ proto: 'tcp', port: i.port, owner: { module: 'wanji_admin', item: i.name } })),
+  switchable: { items: 'consoles' },
+  actions: wanjiAdminActions,
   createRuntime: (ctx) => new WanjiAdminRuntime(ctx),
   routes: registerWanjiAdminRoutes,
 };

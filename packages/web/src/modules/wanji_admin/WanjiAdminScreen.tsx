@@ -1,168 +1,240 @@
-// The wanji_admin screen: the module switch, the item list with each item's switch, and the
-// add / edit dialog. Server refusals land on their field in the user's language.
-import {
-  SECRET_MASK,
-  type WanjiAdminItemInput,
-  type WanjiAdminItemResponse,
-  type WanjiAdminItemView,
-  type WanjiAdminListResponse,
-} from '@lucky/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+// Wanji admin (/wanjiadmin): this console manages others. One table of every console with its
+// live state (the server reads each remote and backs off from those that fail; the screen
+// re-reads the list every few seconds), jump-in through a one-time login link, add / edit with
+// the certificate check, re-pin after a certificate change, bulk actions with per-console
+// results, settings and the log drawer.
+import { FileTextOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { WanjiConsoleView } from '@lucky/shared';
+import { App, Button, Card, Empty, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { del, get, post, put } from '../../api/client';
-import { useFormErrors } from '../../hooks/useFormErrors';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
+import { RefreshControl } from '../../components/RefreshControl';
+import { formatTime } from '../../components/time';
+import { loginLink } from './api';
+import { BulkBar } from './BulkBar';
+import { type BulkOutcome, BulkResultsDialog } from './BulkResultsDialog';
+import { ConsoleDialog } from './ConsoleDialog';
+import { ConsolesTable } from './ConsolesTable';
+import { errorText } from './errors';
+import { jumpIn } from './jumpIn';
+import { LogDrawer } from './LogDrawer';
+import { RepinDialog } from './RepinDialog';
+import { SettingsDialog } from './SettingsDialog';
+import { useConsoles, useWanjiActions } from './useWanji';
+import './wanji.css';
 
-const BASE = 'api/wanji_admin';
-const listKey = ['wanji_admin', 'items'] as const;
+/** The list is re-read this often; the server does the polling of the remotes. */
+const DEFAULT_INTERVAL_MS = 5000;
+
+interface DialogState<T> {
+  seq: number;
+  open: boolean;
+  item?: T;
+}
+const opened =
+  <T,>(item?: T) =>
+  (d: DialogState<T>) => ({ seq: d.seq + 1, open: true, item });
+const closed = <T,>(d: DialogState<T>) => ({ ...d, open: false });
+const shut = { seq: 0, open: false };
 
 export default function WanjiAdminScreen() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const list = useQuery({
-    queryKey: listKey,
-    queryFn: ({ signal }) => get<WanjiAdminListResponse>(`${BASE}/items`, { signal }),
-  });
-  const [editing, setEditing] = useState<WanjiAdminItemView | 'new' | undefined>();
-  const [form] = Form.useForm<WanjiAdminItemInput>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['wanji_admin'] });
-
-  // The one form-error hook: a refusal beside its field in the user's language (wanji_admin.err_<code>),
-  // anything else as a message; a success clears them.
-  const errors = useFormErrors(form, { ns: 'wanji_admin' });
-
-  const open = (item: WanjiAdminItemView | 'new') => {
-    setEditing(item);
-    form.resetFields();
-    if (item !== 'new') form.setFieldsValue(item);
-  };
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      if (editing === 'new') await post<WanjiAdminItemResponse>(`${BASE}/items`, values, { silent: true });
-      else if (editing)
-        await put<WanjiAdminItemResponse>(`${BASE}/items/${encodeURIComponent(editing.key)}`, values, { silent: true });
-      errors.clear();
-      setEditing(undefined);
-      void message.success(t('wanji_admin.saved'));
-      await refresh();
-    } catch (err) {
-      errors.show(err);
-    }
-  };
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      await refresh();
-    } catch {
-      // Not silent: the request client has shown the failure in the user's language.
-      await refresh();
-    }
-  };
-
+  const { message, modal } = App.useApp();
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const list = useConsoles(intervalMs);
+  const actions = useWanjiActions();
+  const [editing, setEditing] = useState<DialogState<WanjiConsoleView>>(shut);
+  const [settingsDialog, setSettingsDialog] = useState<DialogState<never>>(shut);
+  const [repin, setRepin] = useState<WanjiConsoleView | undefined>();
+  const [outcome, setOutcome] = useState<BulkOutcome | undefined>();
+  const [logsOpen, setLogsOpen] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
   const data = list.data;
-  return (
-    <Card
-      title={t('menu.wanji_admin')}
-      data-testid="wanji_admin-screen"
-      extra={
-        <Space>
-          <span>{t('wanji_admin.moduleSwitch')}</span>
-          <Switch
-            data-testid="wanji_admin-module-switch"
-            checked={data?.enabled ?? false}
-            loading={list.isLoading}
-            onChange={(on) => act(() => put(`api/modules/wanji_admin/enabled`, { enabled: on }))}
-          />
-          <Button type="primary" data-testid="wanji_admin-add" onClick={() => open('new')}>
-            {t('wanji_admin.add')}
-          </Button>
-        </Space>
+  const moduleOn = data?.enabled ?? false;
+  const consoles = data?.list ?? [];
+  const picked = consoles.filter((c) => selected.includes(c.key));
+
+  const toggleModule = async (on: boolean) => {
+    setSwitching(true);
+    try {
+      await actions.setModuleEnabled(on);
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  // Must run inside the click itself: the tab is opened before the link is asked for (jumpIn.ts).
+  const open = (c: WanjiConsoleView) => {
+    void jumpIn(() => loginLink(c.key).then((r) => r.url)).then((r) => {
+      if (r.ok) return;
+      if ('blocked' in r) {
+        modal.info({
+          title: t('wanji_admin.ui_popupBlocked'),
+          content: (
+            <a href={r.url} target="_blank" rel="noreferrer" data-testid="wanji-open-link">
+              {t('wanji_admin.ui_openLink', { name: c.name })}
+            </a>
+          ),
+        });
+        return;
       }
+      const text = errorText(r.error, t);
+      if (text)
+        void message.error({ content: t('wanji_admin.ui_openFailed', { name: c.name, reason: text }), duration: 10 });
+    });
+  };
+
+  const add = (testId: string) => (
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      onClick={() => setEditing(opened<WanjiConsoleView>())}
+      data-testid={testId}
     >
-      <Table<WanjiAdminItemView>
-        rowKey="key"
-        size="small"
-        loading={list.isLoading}
-        dataSource={data?.list ?? []}
-        locale={{ emptyText: t('wanji_admin.empty') }}
-        columns={[
-          { title: t('wanji_admin.name'), dataIndex: 'name' },
-          {
-            title: t('wanji_admin.host'),
-            dataIndex: 'host',
-            render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
-          },
-          {
-            title: t('wanji_admin.enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean, item) => (
+      {t('wanji_admin.ui_add')}
+    </Button>
+  );
+
+  return (
+    <div className="screen wanji-screen" data-testid="wanji_admin-screen">
+      <div className="wanji-toolbar">
+        <Space wrap align="center">
+          <Typography.Title level={4} className="screen-title">
+            {t('menu.wanji_admin')}
+          </Typography.Title>
+          {data && (
+            <Space size={6}>
               <Switch
-                size="small"
-                checked={on}
-                onChange={(v) => act(() => put(`${BASE}/items/${encodeURIComponent(item.key)}/enable`, { enabled: v }))}
+                checked={moduleOn}
+                loading={switching}
+                onChange={(on) => void toggleModule(on)}
+                aria-label={t('wanji_admin.ui_moduleSwitch')}
+                data-testid="wanji_admin-module-switch"
               />
-            ),
-          },
-          {
-            title: t('common.actions'),
-            render: (_v, item) => (
-              <Space>
-                <Button size="small" onClick={() => open(item)}>
-                  {t('wanji_admin.edit')}
-                </Button>
-                <Popconfirm
-                  title={t('wanji_admin.deleteConfirm', { name: item.name })}
-                  onConfirm={() => act(() => del(`${BASE}/items/${encodeURIComponent(item.key)}`))}
-                >
-                  <Button size="small" danger>
-                    {t('wanji_admin.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
+              <Typography.Text type={moduleOn ? 'success' : 'secondary'}>
+                {t(moduleOn ? 'wanji_admin.ui_moduleOn' : 'wanji_admin.ui_moduleOff')}
+              </Typography.Text>
+            </Space>
+          )}
+        </Space>
+        <Space wrap>
+          {list.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary">
+              {t('wanji_admin.ui_updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
+            </Typography.Text>
+          )}
+          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
+          <Button
+            icon={<ReloadOutlined />}
+            loading={list.isFetching}
+            onClick={() => void list.refetch()}
+            aria-label={t('common.refresh')}
+          />
+          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="wanji-open-logs">
+            {t('wanji_admin.ui_logs')}
+          </Button>
+          <Button
+            icon={<SettingOutlined />}
+            disabled={!data}
+            onClick={() => setSettingsDialog(opened())}
+            data-testid="wanji-open-settings"
+          >
+            {t('wanji_admin.ui_settings')}
+          </Button>
+          {add('wanji-add')}
+        </Space>
+      </div>
+
+      <ModuleAlerts
+        testId="wanji"
+        loadError={
+          list.isError && !data && { title: t('wanji_admin.ui_loadError'), description: errorText(list.error, t) }
+        }
+        off={
+          data &&
+          !moduleOn && {
+            title: t('wanji_admin.ui_moduleDisabled'),
+            help: t('wanji_admin.ui_moduleDisabledHelp'),
+            enable: { text: t('wanji_admin.ui_enableModule'), onClick: () => void toggleModule(true) },
+          }
+        }
+        loading={!data && list.isPending}
       />
-      <Modal
-        open={editing !== undefined}
-        title={t(editing === 'new' ? 'wanji_admin.add' : 'wanji_admin.edit')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        onOk={save}
-        onCancel={() => setEditing(undefined)}
-        destroyOnHidden
-      >
-        <Form
-          form={form}
-          layout="vertical"
-          onValuesChange={errors.onValuesChange}
-          initialValues={{ name: '', host: '', secret: '', enabled: true }}
-        >
-          <Form.Item
-            name="name"
-            label={t('wanji_admin.name')}
-            rules={[{ required: true, message: t('wanji_admin.err_nameRequired') }]}
-          >
-            <Input data-testid="wanji_admin-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="host" label={t('wanji_admin.host')}>
-            <Input data-testid="wanji_admin-host" />
-          </Form.Item>
-          <Form.Item
-            name="secret"
-            label={t('wanji_admin.secret')}
-            extra={t('wanji_admin.secretHint', { mask: SECRET_MASK })}
-          >
-            <Input.Password data-testid="wanji_admin-secret" autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('wanji_admin.enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </Card>
+
+      {picked.length > 0 && (
+        <BulkBar
+          keys={picked.map((c) => c.key)}
+          names={picked.map((c) => c.name)}
+          onDone={(o) => {
+            setOutcome(o);
+            void actions.refresh();
+          }}
+          onClear={() => setSelected([])}
+        />
+      )}
+
+      {data && (
+        <Card size="small" className="wanji-card">
+          <ConsolesTable
+            consoles={consoles}
+            loading={false}
+            selected={selected}
+            onSelect={setSelected}
+            onOpen={open}
+            onRefresh={actions.refreshNow}
+            onEdit={(c) => setEditing(opened(c))}
+            onToggle={(c, on) => actions.setConsoleEnabled(c.key, on)}
+            onDelete={(c) => {
+              setSelected((s) => s.filter((k) => k !== c.key));
+              return actions.remove(c);
+            }}
+            onRepin={setRepin}
+            empty={<Empty description={t('wanji_admin.ui_noConsoles')}>{add('wanji-add-first')}</Empty>}
+          />
+        </Card>
+      )}
+
+      <ConsoleDialog
+        key={`console-${editing.seq}`}
+        open={editing.open}
+        console={editing.item}
+        onClose={() => setEditing(closed)}
+        onSaved={(c) => {
+          actions.patch(c);
+          void actions.refresh();
+          setEditing(closed);
+        }}
+      />
+      {data && (
+        <SettingsDialog
+          key={`settings-${settingsDialog.seq}`}
+          open={settingsDialog.open}
+          settings={data.settings}
+          onClose={() => setSettingsDialog(closed)}
+          onSaved={() => {
+            void actions.refresh();
+            setSettingsDialog(closed);
+          }}
+        />
+      )}
+      <RepinDialog
+        console={repin}
+        onClose={() => setRepin(undefined)}
+        onSaved={(c) => {
+          actions.patch(c);
+          setRepin(undefined);
+          void actions.refresh();
+        }}
+      />
+      <BulkResultsDialog outcome={outcome} onClose={() => setOutcome(undefined)} />
+      <LogDrawer
+        open={logsOpen}
+        intervalMs={intervalMs}
+        onClose={() => setLogsOpen(false)}
+        onClear={actions.clearLogs}
+      />
+    </div>
   );
 }

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Card } from 'antd';
+import { Alert, Card, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { setItem } from '../../api/storage';
 import { LogoMark } from '../../app/shell/Logo';
 import { LoginForm } from './LoginForm';
+import { useTicketLogin } from './useTicketLogin';
 import './login.css';
 
 export default function LoginScreen() {
@@ -18,6 +19,7 @@ export default function LoginScreen() {
     queryClient.clear();
     navigate('/status', { replace: true });
   };
+  const ticket = useTicketLogin(onSuccess);
 
   return (
     <Card className="login-card" data-testid="login-screen">
@@ -28,6 +30,28 @@ export default function LoginScreen() {
           <div className="login-subtitle">{t('login.subtitle')}</div>
         </div>
       </div>
+      {ticket.phase === 'pending' && (
+        <Alert
+          type="info"
+          className="login-ticket"
+          title={
+            <span>
+              <Spin size="small" /> {t('login.ticketPending')}
+            </span>
+          }
+          data-testid="login-ticket-pending"
+        />
+      )}
+      {ticket.phase === 'refused' && (
+        <Alert
+          type="error"
+          showIcon
+          className="login-ticket"
+          title={ticket.text}
+          description={t('login.ticketUsePassword')}
+          data-testid="login-ticket-refused"
+        />
+      )}
       <LoginForm onSuccess={onSuccess} />
     </Card>
   );

@@ -38,3 +38,19 @@ export async function fetchTwoFAStatus(): Promise<boolean> {
     return false;
   }
 }
+
+export type TicketOutcome = { ok: true; token: string } | { ok: false; code?: string; msg: string };
+
+/**
+ * Signs in with a one-time login link's ticket (issued by `POST /api/login/link` for an API
+ * token's owner, e.g. by a managing console). No auth header: the ticket is the credential.
+ */
+export async function loginWithTicket(ticket: string): Promise<TicketOutcome> {
+  try {
+    const r = await post<LoginResponse>('api/login/ticket', { ticket }, { auth: false, silent: true });
+    return { ok: true, token: r.token };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { ok: false, code: err.reply?.code, msg: err.message };
+  }
+}
