@@ -10,11 +10,11 @@ import {
   ACME_LIMITS as L,
   SECRET_MASK,
 } from '@lucky/shared';
-import { App, Button, Form, Input, Modal, Select, Typography } from 'antd';
+import { Form, Input, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { PemInput } from '../../components/PemInput';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { type NamePath, useFormErrors } from '../../hooks/useFormErrors';
 import {
   type AccountFormValues,
@@ -37,10 +37,7 @@ export interface AccountDialogProps {
 
 export function AccountDialog({ open, account, onClose, onSaved }: AccountDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<AccountFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(720);
   const [initial] = useState<AccountFormValues>(() => (account ? accountToValues(account) : newAccountValues()));
   const ca = (Form.useWatch('ca', form) ?? initial.ca) as AcmeCa;
   const directoryUrl = (Form.useWatch('directoryUrl', form) ?? initial.directoryUrl) as string;
@@ -54,145 +51,111 @@ export function AccountDialog({ open, account, onClose, onSaved }: AccountDialog
     },
   });
 
-  const submit = async () => {
+  const save: SaveHandler = async (saved) => {
     const input = valuesToAccount({ ...initial, ...form.getFieldsValue(true) });
     const issues = checkAccount(input);
-    if (issues.length > 0) {
-      errors.show(issues);
-      return;
-    }
-    setSaving(true);
-    try {
-      const reply = account ? await updateAccount(account.key, input) : await addAccount(input);
-      errors.clear();
-      void message.success(t(account ? 'acme.account_saved' : 'acme.account_added'));
-      onSaved(reply.account);
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (issues.length > 0) return issues;
+    const reply = account ? await updateAccount(account.key, input) : await addAccount(input);
+    saved(t(account ? 'acme.account_saved' : 'acme.account_added'));
+    onSaved(reply.account);
   };
 
   return (
-    <Modal
+    <FormDialog<AccountFormValues>
       open={open}
       title={t(account ? 'acme.account_edit' : 'acme.account_add')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          onClick={() => void submit()}
-          data-testid="acme-account-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="acme-account"
+      width={720}
+      labelWidth={150}
+      name="acmeAccount"
+      initialValues={initial}
     >
-      <Form<AccountFormValues>
-        form={form}
-        name="acmeAccount"
-        initialValues={initial}
-        onValuesChange={errors.onValuesChange}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '150px' }}
-        labelWrap
-        colon={false}
-        data-testid="acme-account-form"
+      <Form.Item name="name" label={t('acme.account_name')} required>
+        <Input maxLength={L.name.max} style={{ maxWidth: 320 }} data-testid="acme-account-name" />
+      </Form.Item>
+      <Form.Item name="email" label={t('acme.account_email')} extra={t('acme.account_emailHelp')}>
+        <Input
+          type="email"
+          autoComplete="email"
+          maxLength={L.email.max}
+          style={{ maxWidth: 360 }}
+          placeholder="admin@example.com"
+          data-testid="acme-account-email"
+        />
+      </Form.Item>
+      <Form.Item
+        name="ca"
+        label={t('acme.account_ca')}
+        extra={
+          ca !== 'custom' && (
+            <Typography.Text type="secondary" className="mono acme-directory" data-testid="acme-account-directory">
+              {directoryOf(ca, directoryUrl)}
+            </Typography.Text>
+          )
+        }
       >
-        <Form.Item name="name" label={t('acme.account_name')} required>
-          <Input maxLength={L.name.max} style={{ maxWidth: 320 }} data-testid="acme-account-name" />
-        </Form.Item>
-        <Form.Item name="email" label={t('acme.account_email')} extra={t('acme.account_emailHelp')}>
-          <Input
-            type="email"
-            autoComplete="email"
-            maxLength={L.email.max}
-            style={{ maxWidth: 360 }}
-            placeholder="admin@example.com"
-            data-testid="acme-account-email"
-          />
-        </Form.Item>
+        <Select
+          style={{ maxWidth: 360 }}
+          options={ACME_CAS.map((c) => ({ value: c, label: t(`acme.account_ca_${c}`) }))}
+          data-testid="acme-account-ca"
+        />
+      </Form.Item>
+      {ca === 'custom' && (
         <Form.Item
-          name="ca"
-          label={t('acme.account_ca')}
-          extra={
-            ca !== 'custom' && (
-              <Typography.Text type="secondary" className="mono acme-directory" data-testid="acme-account-directory">
-                {directoryOf(ca, directoryUrl)}
-              </Typography.Text>
-            )
-          }
+          name="directoryUrl"
+          label={t('acme.account_directoryUrl')}
+          required
+          extra={t('acme.account_directoryUrlHelp')}
         >
-          <Select
-            style={{ maxWidth: 360 }}
-            options={ACME_CAS.map((c) => ({ value: c, label: t(`acme.account_ca_${c}`) }))}
-            data-testid="acme-account-ca"
+          <Input
+            autoComplete="off"
+            className="mono"
+            placeholder="https://ca.example.lan/acme/directory"
+            data-testid="acme-account-directory-url"
           />
         </Form.Item>
-        {ca === 'custom' && (
+      )}
+      {need !== 'none' && (
+        <>
           <Form.Item
-            name="directoryUrl"
-            label={t('acme.account_directoryUrl')}
-            required
-            extra={t('acme.account_directoryUrlHelp')}
+            name={['eab', 'kid']}
+            label={t('acme.account_eabKid')}
+            required={need === 'required'}
+            extra={t(need === 'required' ? 'acme.account_eabRequiredHelp' : 'acme.account_eabOptionalHelp')}
           >
-            <Input
-              autoComplete="off"
+            <Input autoComplete="off" className="mono" style={{ maxWidth: 480 }} data-testid="acme-account-eab-kid" />
+          </Form.Item>
+          <Form.Item
+            name={['eab', 'hmacKey']}
+            label={t('acme.account_eabHmacKey')}
+            required={need === 'required'}
+            extra={account ? t('ddns.secretKeptHelp', { mask: SECRET_MASK }) : undefined}
+          >
+            <Input.Password
+              autoComplete="new-password"
               className="mono"
-              placeholder="https://ca.example.lan/acme/directory"
-              data-testid="acme-account-directory-url"
+              style={{ maxWidth: 480 }}
+              data-testid="acme-account-eab-hmac"
             />
           </Form.Item>
-        )}
-        {need !== 'none' && (
-          <>
-            <Form.Item
-              name={['eab', 'kid']}
-              label={t('acme.account_eabKid')}
-              required={need === 'required'}
-              extra={t(need === 'required' ? 'acme.account_eabRequiredHelp' : 'acme.account_eabOptionalHelp')}
-            >
-              <Input autoComplete="off" className="mono" style={{ maxWidth: 480 }} data-testid="acme-account-eab-kid" />
-            </Form.Item>
-            <Form.Item
-              name={['eab', 'hmacKey']}
-              label={t('acme.account_eabHmacKey')}
-              required={need === 'required'}
-              extra={account ? t('ddns.secretKeptHelp', { mask: SECRET_MASK }) : undefined}
-            >
-              <Input.Password
-                autoComplete="new-password"
-                className="mono"
-                style={{ maxWidth: 480 }}
-                data-testid="acme-account-eab-hmac"
-              />
-            </Form.Item>
-          </>
-        )}
-        <Form.Item name="keyType" label={t('acme.ui_keyType')}>
-          <Select
-            style={{ width: 220 }}
-            options={ACME_KEY_TYPES.map((k) => ({ value: k, label: t(`acme.ui_keyType_${k}`) }))}
-            data-testid="acme-account-key-type"
-          />
+        </>
+      )}
+      <Form.Item name="keyType" label={t('acme.ui_keyType')}>
+        <Select
+          style={{ width: 220 }}
+          options={ACME_KEY_TYPES.map((k) => ({ value: k, label: t(`acme.ui_keyType_${k}`) }))}
+          data-testid="acme-account-key-type"
+        />
+      </Form.Item>
+      {(ca === 'custom' || initial.caCertPem !== '') && (
+        <Form.Item name="caCertPem" label={t('acme.account_caCert')} extra={t('acme.account_caCertHelp')}>
+          <PemInput placeholder="-----BEGIN CERTIFICATE-----" data-testid="acme-account-ca-cert" />
         </Form.Item>
-        {(ca === 'custom' || initial.caCertPem !== '') && (
-          <Form.Item name="caCertPem" label={t('acme.account_caCert')} extra={t('acme.account_caCertHelp')}>
-            <PemInput placeholder="-----BEGIN CERTIFICATE-----" data-testid="acme-account-ca-cert" />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+      )}
+    </FormDialog>
   );
 }

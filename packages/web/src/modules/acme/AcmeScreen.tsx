@@ -2,9 +2,10 @@
 // while an order runs), the accounts, the settings dialog and the log drawer.
 import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AcmeAccountView, AcmeCertificateView } from '@lucky/shared';
-import { Alert, Button, Card, Space, Switch, Typography } from 'antd';
+import { Button, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { formatTime } from '../../components/time';
 import { AccountDialog } from './AccountDialog';
@@ -100,32 +101,20 @@ export default function AcmeScreen() {
         </Space>
       </div>
 
-      {list.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('acme.ui_loadError')}
-          description={errorText(list.error, t)}
-          data-testid="acme-load-error"
-        />
-      )}
-
-      {data && !serviceOn && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('acme.ui_serviceDisabled')}
-          description={t('acme.ui_serviceDisabledHelp')}
-          data-testid="acme-service-disabled"
-          action={
-            <Button type="primary" onClick={() => void toggleService(true)} data-testid="acme-service-enable">
-              {t('acme.ui_enableService')}
-            </Button>
+      <ModuleAlerts
+        testId="acme"
+        ids={{ off: 'acme-service-disabled', enable: 'acme-service-enable' }}
+        loadError={list.isError && !data && { title: t('acme.ui_loadError'), description: errorText(list.error, t) }}
+        off={
+          data &&
+          !serviceOn && {
+            title: t('acme.ui_serviceDisabled'),
+            help: t('acme.ui_serviceDisabledHelp'),
+            enable: { text: t('acme.ui_enableService'), onClick: () => void toggleService(true) },
           }
-        />
-      )}
-
-      {!data && list.isPending && <Card loading />}
+        }
+        loading={!data && list.isPending}
+      />
 
       {data && (
         <>

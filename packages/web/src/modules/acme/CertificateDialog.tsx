@@ -11,14 +11,14 @@ import {
   isAcmeName,
   ACME_LIMITS as L,
 } from '@lucky/shared';
-import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Select, Space, Switch } from 'antd';
+import { Alert, Button, Divider, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { TagListInput } from '../../components/TagListInput';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testProblems, valuesToWebhook } from '../../components/webhook/webhookForm';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { type NamePath, useFormErrors } from '../../hooks/useFormErrors';
 import { AcmeWebhookFields, CommandFields, ExportFields } from './AfterIssueFields';
 import { addCertificate, testWebhook, updateCertificate } from './api';
@@ -45,10 +45,7 @@ export function CertificateDialog({
   onSaved,
 }: CertificateDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<CertFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(900);
   const [initial] = useState<CertFormValues>(() =>
     certificate ? certToValues(certificate) : newCertValues(accounts[0]?.key ?? '', providers[0] ?? 'cloudflare'),
   );
@@ -75,25 +72,13 @@ export function CertificateDialog({
 
   const currentValues = (): CertFormValues => ({ ...initial, ...form.getFieldsValue(true) });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const input = valuesToCert(currentValues());
     const issues = checkCert(input);
-    if (issues.length > 0) {
-      errors.show(issues);
-      return;
-    }
-    setSaving(true);
-    try {
-      const reply = certificate ? await updateCertificate(certificate.key, input) : await addCertificate(input);
-      errors.clear();
-      void message.success(t(certificate ? 'acme.cert_saved' : 'acme.cert_added'));
-      onSaved(reply.certificate);
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (issues.length > 0) return issues;
+    const reply = certificate ? await updateCertificate(certificate.key, input) : await addCertificate(input);
+    saved(t(certificate ? 'acme.cert_saved' : 'acme.cert_added'));
+    onSaved(reply.certificate);
   };
 
   const runWebhookTest = () => {
@@ -107,106 +92,84 @@ export function CertificateDialog({
   };
 
   return (
-    <Modal
+    <FormDialog<CertFormValues>
       open={open}
       title={t(certificate ? 'acme.cert_edit' : 'acme.cert_add')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="acme-cert-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="acme-cert"
+      width={900}
+      labelWidth={170}
+      name="acmeCertificate"
+      initialValues={initial}
+      after={webhookTest.resultModal}
     >
-      <Form<CertFormValues>
-        form={form}
-        name="acmeCertificate"
-        initialValues={initial}
-        onValuesChange={errors.onValuesChange}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '170px' }}
-        labelWrap
-        colon={false}
-        data-testid="acme-cert-form"
+      <Divider titlePlacement="start">{t('acme.dialog_sectionBasic')}</Divider>
+      <Form.Item label={t('acme.cert_name')} required>
+        <Space wrap>
+          <Form.Item name="name" noStyle>
+            <Input maxLength={L.name.max} style={{ width: 260 }} data-testid="acme-cert-name" />
+          </Form.Item>
+          <Form.Item name="enabled" valuePropName="checked" noStyle>
+            <Switch checkedChildren={t('common.enabled')} unCheckedChildren={t('common.disabled')} />
+          </Form.Item>
+        </Space>
+      </Form.Item>
+      <Form.Item name="account" label={t('acme.cert_account')} required>
+        <Select
+          style={{ maxWidth: 360 }}
+          placeholder={t('acme.cert_accountPlaceholder')}
+          notFoundContent={t('acme.account_none')}
+          options={accounts.map((a) => ({ value: a.key, label: a.name }))}
+          data-testid="acme-cert-account"
+        />
+      </Form.Item>
+      <Form.Item name="names" label={t('acme.cert_names')} required extra={t('acme.cert_namesHelp')}>
+        <TagListInput isValid={isAcmeName} placeholder="example.com *.example.com" data-testid="acme-cert-names" />
+      </Form.Item>
+      {wildcard && challenge !== 'dns-01' && (
+        <Alert
+          type="warning"
+          showIcon
+          className="acme-dialog-note"
+          title={t('acme.cert_wildcardHint', { name: wildcard })}
+          data-testid="acme-cert-wildcard-hint"
+          action={
+            <Button size="small" onClick={() => form.setFieldValue('challenge', 'dns-01')}>
+              {t('acme.cert_useDns')}
+            </Button>
+          }
+        />
+      )}
+      <Form.Item name="keyType" label={t('acme.ui_keyType')}>
+        <Select
+          style={{ width: 220 }}
+          options={ACME_KEY_TYPES.map((k) => ({ value: k, label: t(`acme.ui_keyType_${k}`) }))}
+        />
+      </Form.Item>
+
+      <Divider titlePlacement="start">{t('acme.dialog_sectionChallenge')}</Divider>
+      <ChallengeFields providers={providers} secretKept={!!certificate} />
+
+      <Divider titlePlacement="start">{t('acme.dialog_sectionRenewal')}</Divider>
+      <Form.Item
+        name="renewDaysBefore"
+        label={t('acme.cert_renewDaysBefore')}
+        extra={t('acme.cert_renewDaysBeforeHelp')}
+        rules={[numberRangeRule(t, L.renewDaysBefore.min, L.renewDaysBefore.max)]}
       >
-        <Divider titlePlacement="start">{t('acme.dialog_sectionBasic')}</Divider>
-        <Form.Item label={t('acme.cert_name')} required>
-          <Space wrap>
-            <Form.Item name="name" noStyle>
-              <Input maxLength={L.name.max} style={{ width: 260 }} data-testid="acme-cert-name" />
-            </Form.Item>
-            <Form.Item name="enabled" valuePropName="checked" noStyle>
-              <Switch checkedChildren={t('common.enabled')} unCheckedChildren={t('common.disabled')} />
-            </Form.Item>
-          </Space>
-        </Form.Item>
-        <Form.Item name="account" label={t('acme.cert_account')} required>
-          <Select
-            style={{ maxWidth: 360 }}
-            placeholder={t('acme.cert_accountPlaceholder')}
-            notFoundContent={t('acme.account_none')}
-            options={accounts.map((a) => ({ value: a.key, label: a.name }))}
-            data-testid="acme-cert-account"
-          />
-        </Form.Item>
-        <Form.Item name="names" label={t('acme.cert_names')} required extra={t('acme.cert_namesHelp')}>
-          <TagListInput isValid={isAcmeName} placeholder="example.com *.example.com" data-testid="acme-cert-names" />
-        </Form.Item>
-        {wildcard && challenge !== 'dns-01' && (
-          <Alert
-            type="warning"
-            showIcon
-            className="acme-dialog-note"
-            title={t('acme.cert_wildcardHint', { name: wildcard })}
-            data-testid="acme-cert-wildcard-hint"
-            action={
-              <Button size="small" onClick={() => form.setFieldValue('challenge', 'dns-01')}>
-                {t('acme.cert_useDns')}
-              </Button>
-            }
-          />
-        )}
-        <Form.Item name="keyType" label={t('acme.ui_keyType')}>
-          <Select
-            style={{ width: 220 }}
-            options={ACME_KEY_TYPES.map((k) => ({ value: k, label: t(`acme.ui_keyType_${k}`) }))}
-          />
-        </Form.Item>
+        <InputNumber<number> precision={0} suffix={t('common.unitDay')} style={{ width: 140 }} />
+      </Form.Item>
+      <Form.Item name="useAri" label={t('acme.cert_useAri')} valuePropName="checked" extra={t('acme.cert_useAriHelp')}>
+        <Switch />
+      </Form.Item>
 
-        <Divider titlePlacement="start">{t('acme.dialog_sectionChallenge')}</Divider>
-        <ChallengeFields providers={providers} secretKept={!!certificate} />
-
-        <Divider titlePlacement="start">{t('acme.dialog_sectionRenewal')}</Divider>
-        <Form.Item
-          name="renewDaysBefore"
-          label={t('acme.cert_renewDaysBefore')}
-          extra={t('acme.cert_renewDaysBeforeHelp')}
-          rules={[numberRangeRule(t, L.renewDaysBefore.min, L.renewDaysBefore.max)]}
-        >
-          <InputNumber<number> precision={0} suffix={t('common.unitDay')} style={{ width: 140 }} />
-        </Form.Item>
-        <Form.Item
-          name="useAri"
-          label={t('acme.cert_useAri')}
-          valuePropName="checked"
-          extra={t('acme.cert_useAriHelp')}
-        >
-          <Switch />
-        </Form.Item>
-
-        <Divider titlePlacement="start">{t('acme.dialog_sectionAfter')}</Divider>
-        <ExportFields />
-        <CommandFields />
-        <AcmeWebhookFields testing={webhookTest.testing} onTestWebhook={runWebhookTest} />
-      </Form>
-      {webhookTest.resultModal}
-    </Modal>
+      <Divider titlePlacement="start">{t('acme.dialog_sectionAfter')}</Divider>
+      <ExportFields />
+      <CommandFields />
+      <AcmeWebhookFields testing={webhookTest.testing} onTestWebhook={runWebhookTest} />
+    </FormDialog>
   );
 }

@@ -1,12 +1,11 @@
 // The module's settings: when to warn of a coming expiry, and how long one call to a CA may take.
 // Sent as a patch of what changed; a refused value lands beside its field.
 import { type AcmeSettings, acmeIssues, acmeSettingsPatchSchema, ACME_LIMITS as L } from '@lucky/shared';
-import { App, Button, Form, InputNumber, Modal } from 'antd';
-import { useState } from 'react';
+import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Failure } from '../../api/callErrors';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { numberRangeRule } from '../../components/numberRangeRule';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { saveSettings } from './api';
 
@@ -34,91 +33,55 @@ export function settingsPatch(
 
 export function SettingsDialog({ open, settings, onClose, onSaved }: SettingsDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<AcmeSettings>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(560);
   const errors = useFormErrors(form, { ns: 'acme' });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const { patch, issues } = settingsPatch(settings, { ...settings, ...form.getFieldsValue(true) });
-    if (issues.length > 0) {
-      errors.show(issues);
-      return;
-    }
+    if (issues.length > 0) return issues;
     if (Object.keys(patch).length === 0) {
       onClose();
       return;
     }
-    setSaving(true);
-    try {
-      await saveSettings(patch);
-      errors.clear();
-      void message.success(t('acme.ui_settingsSaved'));
-      onSaved();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    await saveSettings(patch);
+    saved(t('acme.ui_settingsSaved'));
+    onSaved();
   };
 
   return (
-    <Modal
+    <FormDialog<AcmeSettings>
       open={open}
       title={t('acme.dialog_settingsTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          onClick={() => void submit()}
-          data-testid="acme-settings-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="acme-settings"
+      width={560}
+      name="acmeSettings"
+      initialValues={settings}
     >
-      <Form<AcmeSettings>
-        form={form}
-        name="acmeSettings"
-        initialValues={settings}
-        onValuesChange={errors.onValuesChange}
-        layout="vertical"
-        data-testid="acme-settings-form"
+      <Form.Item
+        name="expiryWarnDays"
+        label={t('acme.dialog_expiryWarnDays')}
+        extra={t('acme.dialog_expiryWarnDaysHelp')}
+        rules={[numberRangeRule(t, L.expiryWarnDays.min, L.expiryWarnDays.max)]}
       >
-        <Form.Item
-          name="expiryWarnDays"
-          label={t('acme.dialog_expiryWarnDays')}
-          extra={t('acme.dialog_expiryWarnDaysHelp')}
-          rules={[numberRangeRule(t, L.expiryWarnDays.min, L.expiryWarnDays.max)]}
-        >
-          <InputNumber<number>
-            precision={0}
-            suffix={t('common.unitDay')}
-            style={{ width: 160 }}
-            data-testid="acme-settings-warn"
-          />
-        </Form.Item>
-        <Form.Item
-          name="httpTimeout"
-          label={t('acme.dialog_httpTimeout')}
-          extra={t('acme.dialog_httpTimeoutHelp')}
-          rules={[numberRangeRule(t, L.httpTimeout.min, L.httpTimeout.max)]}
-        >
-          <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 160 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <InputNumber<number>
+          precision={0}
+          suffix={t('common.unitDay')}
+          style={{ width: 160 }}
+          data-testid="acme-settings-warn"
+        />
+      </Form.Item>
+      <Form.Item
+        name="httpTimeout"
+        label={t('acme.dialog_httpTimeout')}
+        extra={t('acme.dialog_httpTimeoutHelp')}
+        rules={[numberRangeRule(t, L.httpTimeout.min, L.httpTimeout.max)]}
+      >
+        <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 160 }} />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -2,9 +2,10 @@
 // the chosen interval; add/edit dialog, global settings, history and log drawer.
 import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { DdnsTaskView } from '@lucky/shared';
-import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { Button, Card, Empty, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testWebhook } from './api';
@@ -97,30 +98,20 @@ export default function DdnsScreen() {
         </Space>
       </div>
 
-      {tasks.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('ddns.loadError')}
-          description={errorText(tasks.error, t)}
-          data-testid="ddns-load-error"
-        />
-      )}
-
-      {data && !serviceOn && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('ddns.serviceDisabled')}
-          description={t('ddns.serviceDisabledHelp')}
-          data-testid="ddns-service-disabled"
-          action={
-            <Button type="primary" onClick={() => void toggleService(true)} data-testid="ddns-service-enable">
-              {t('ddns.enableService')}
-            </Button>
+      <ModuleAlerts
+        testId="ddns"
+        ids={{ off: 'ddns-service-disabled', enable: 'ddns-service-enable' }}
+        loadError={tasks.isError && !data && { title: t('ddns.loadError'), description: errorText(tasks.error, t) }}
+        off={
+          data &&
+          !serviceOn && {
+            title: t('ddns.serviceDisabled'),
+            help: t('ddns.serviceDisabledHelp'),
+            enable: { text: t('ddns.enableService'), onClick: () => void toggleService(true) },
           }
-        />
-      )}
+        }
+        loading={!data && tasks.isPending}
+      />
 
       {data && data.list.length === 0 && (
         <Card>
@@ -146,8 +137,6 @@ export default function DdnsScreen() {
           onLogs={() => setDrawer({ key: task.key, tab: 'log' })}
         />
       ))}
-
-      {!data && tasks.isPending && <Card loading />}
 
       <TaskDialog
         key={`task-${editing.seq}`}

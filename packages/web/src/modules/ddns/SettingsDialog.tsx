@@ -2,13 +2,12 @@
 // user's multi-level suffixes and the global webhook. A refused value lands on its field.
 import { DDNS_BUILTIN_SUFFIXES, type DdnsSettings, ddnsWebhookTestSchema, DDNS_LIMITS as L } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Skeleton, Switch } from 'antd';
-import { useState } from 'react';
+import { Divider, Form, Input, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { joinLines, splitLines } from '../../components/LinesInput';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testProblems } from '../../components/webhook/webhookForm';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { ddnsKeys, fetchSettings, saveSettings, testWebhook } from './api';
 import { DdnsWebhookFields } from './DdnsWebhookFields';
@@ -40,11 +39,8 @@ const toValues = (s: DdnsSettings): SettingsFormValues => ({
 
 export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<SettingsFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(860);
   const webhookTest = useWebhookTest('ddns');
   const query = useQuery({
     queryKey: ddnsKeys.settings,
@@ -70,9 +66,8 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
 
   const current = (): SettingsFormValues => ({ ...(loaded && toValues(loaded)), ...form.getFieldsValue(true) });
 
-  const submit = async () => {
+  const save: SaveHandler = async (saved) => {
     if (!loaded) return;
-    if (!(await errors.validate())) return;
     const v = current();
     const body: Partial<DdnsSettings> = {
       enabled: v.enabled,
@@ -81,18 +76,10 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       multiLevelSuffixes: splitLines(v.multiLevelSuffixes),
       webhook: valuesToDdnsWebhook(v.webhook),
     };
-    setSaving(true);
-    try {
-      await saveSettings(body);
-      errors.clear();
-      void message.success(t('ddns.settingsSaved'));
-      await qc.invalidateQueries({ queryKey: ddnsKeys.all });
-      onClose();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    await saveSettings(body);
+    saved(t('ddns.settingsSaved'));
+    await qc.invalidateQueries({ queryKey: ddnsKeys.all });
+    onClose();
   };
 
   const runWebhookTest = () => {
@@ -113,104 +100,76 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   });
 
   return (
-    <Modal
+    <FormDialog<SettingsFormValues>
       open={open}
       title={t('ddns.settingsTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`ddns-settings-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          disabled={!loaded}
-          onClick={() => void submit()}
-          data-testid="ddns-settings-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="ddns-settings"
+      width={860}
+      labelWidth={180}
+      className="ddns-settings-dialog"
+      load={{
+        ready: !!loaded,
+        pending: query.isPending,
+        error: query.isError ? { title: t('ddns.loadError'), description: errorText(query.error, t) } : undefined,
+      }}
+      name="ddnsSettings"
+      initialValues={loaded && toValues(loaded)}
+      after={webhookTest.resultModal}
     >
-      {query.isPending && <Skeleton active paragraph={{ rows: 6 }} />}
-      {query.isError && !loaded && (
-        <Alert type="error" showIcon title={t('ddns.loadError')} description={errorText(query.error, t)} />
-      )}
-      {loaded && (
-        <Form<SettingsFormValues>
-          form={form}
-          name="ddnsSettings"
-          initialValues={toValues(loaded)}
-          onValuesChange={errors.onValuesChange}
-          layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-          labelCol={layout.fullScreen ? undefined : { flex: '180px' }}
-          labelWrap
-          colon={false}
-          data-testid="ddns-settings-form"
-        >
-          <Form.Item
-            name="enabled"
-            label={t('ddns.serviceSwitch')}
-            valuePropName="checked"
-            extra={t('ddns.serviceSwitchHelp')}
-          >
-            <Switch data-testid="ddns-settings-enabled" />
-          </Form.Item>
-          <Form.Item
-            name="firstCheckDelay"
-            label={t('ddns.firstCheckDelay')}
-            extra={t('ddns.firstCheckDelayHelp')}
-            rules={[range(L.firstCheckDelay.min, L.firstCheckDelay.max, 'err_rangeFirstCheckDelay')]}
-          >
-            <InputNumber<number>
-              precision={0}
-              suffix={t('common.secondsShort')}
-              style={{ width: 180 }}
-              data-testid="ddns-settings-delay"
-            />
-          </Form.Item>
-          <Form.Item
-            name="interval"
-            label={t('ddns.interval')}
-            extra={t('ddns.intervalHelp')}
-            rules={[range(L.interval.min, L.interval.max, 'err_rangeInterval')]}
-          >
-            <InputNumber<number>
-              precision={0}
-              suffix={t('common.secondsShort')}
-              style={{ width: 180 }}
-              data-testid="ddns-settings-interval"
-            />
-          </Form.Item>
-          <Form.Item
-            name="multiLevelSuffixes"
-            label={t('ddns.suffixes')}
-            extra={t('ddns.suffixesHelp', { list: DDNS_BUILTIN_SUFFIXES.slice(0, 8).join(', ') })}
-          >
-            <Input.TextArea
-              autoSize={{ minRows: 2, maxRows: 8 }}
-              className="mono"
-              placeholder={'dynv6.net\nddns.net'}
-            />
-          </Form.Item>
-          <Divider titlePlacement="start" className="ddns-section">
-            {t('ddns.globalWebhook')}
-          </Divider>
-          <DdnsWebhookFields
-            taskProxy={false}
-            testing={webhookTest.testing}
-            onTest={runWebhookTest}
-            testId="ddns-settings-webhook"
-          />
-        </Form>
-      )}
-      {webhookTest.resultModal}
-    </Modal>
+      <Form.Item
+        name="enabled"
+        label={t('ddns.serviceSwitch')}
+        valuePropName="checked"
+        extra={t('ddns.serviceSwitchHelp')}
+      >
+        <Switch data-testid="ddns-settings-enabled" />
+      </Form.Item>
+      <Form.Item
+        name="firstCheckDelay"
+        label={t('ddns.firstCheckDelay')}
+        extra={t('ddns.firstCheckDelayHelp')}
+        rules={[range(L.firstCheckDelay.min, L.firstCheckDelay.max, 'err_rangeFirstCheckDelay')]}
+      >
+        <InputNumber<number>
+          precision={0}
+          suffix={t('common.secondsShort')}
+          style={{ width: 180 }}
+          data-testid="ddns-settings-delay"
+        />
+      </Form.Item>
+      <Form.Item
+        name="interval"
+        label={t('ddns.interval')}
+        extra={t('ddns.intervalHelp')}
+        rules={[range(L.interval.min, L.interval.max, 'err_rangeInterval')]}
+      >
+        <InputNumber<number>
+          precision={0}
+          suffix={t('common.secondsShort')}
+          style={{ width: 180 }}
+          data-testid="ddns-settings-interval"
+        />
+      </Form.Item>
+      <Form.Item
+        name="multiLevelSuffixes"
+        label={t('ddns.suffixes')}
+        extra={t('ddns.suffixesHelp', { list: DDNS_BUILTIN_SUFFIXES.slice(0, 8).join(', ') })}
+      >
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} className="mono" placeholder={'dynv6.net\nddns.net'} />
+      </Form.Item>
+      <Divider titlePlacement="start" className="ddns-section">
+        {t('ddns.globalWebhook')}
+      </Divider>
+      <DdnsWebhookFields
+        taskProxy={false}
+        testing={webhookTest.testing}
+        onTest={runWebhookTest}
+        testId="ddns-settings-webhook"
+      />
+    </FormDialog>
   );
 }

@@ -4,9 +4,10 @@
 // dialog and the log.
 import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { FtpserverMountView, FtpserverUserView } from '@lucky/shared';
-import { Alert, Button, Card, Space, Typography } from 'antd';
+import { Button, Card, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { formatTime } from '../../components/time';
 import { ConnectionHelp } from './ConnectionHelp';
@@ -80,30 +81,18 @@ export default function FtpserverScreen() {
         </Space>
       </div>
 
-      {loadError !== undefined && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('ftpserver.loadError')}
-          description={errorText(loadError, t)}
-          data-testid="ftp-load-error"
-        />
-      )}
-
-      {st && !st.enabled && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('ftpserver.moduleDisabled')}
-          description={t('ftpserver.moduleDisabledHelp')}
-          data-testid="ftp-module-disabled"
-          action={
-            <Button type="primary" onClick={() => void actions.setModuleEnabled(true)} data-testid="ftp-module-enable">
-              {t('ftpserver.enableModule')}
-            </Button>
+      <ModuleAlerts
+        testId="ftp"
+        loadError={loadError !== undefined && { title: t('ftpserver.loadError'), description: errorText(loadError, t) }}
+        off={
+          st &&
+          !st.enabled && {
+            title: t('ftpserver.moduleDisabled'),
+            help: t('ftpserver.moduleDisabledHelp'),
+            enable: { text: t('ftpserver.enableModule'), onClick: () => void actions.setModuleEnabled(true) },
           }
-        />
-      )}
+        }
+      />
 
       {st ? (
         <StatusBar status={st} settings={conf} storageNames={storageNames} onToggleModule={actions.setModuleEnabled} />

@@ -2,12 +2,11 @@
 // management behind it. Checked with the server's schema before sending; a refusal lands beside
 // its field.
 import { type FtpserverMountView, MODULE_ROUTES } from '@lucky/shared';
-import { Alert, App, Button, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Form, Input, Select, Space, Switch, Tag, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { createMount, updateMount } from './api';
 import { checkMount, type MountFormValues, mountFieldOf, valuesToMount } from './mountForm';
@@ -24,10 +23,7 @@ export interface MountDialogProps {
 
 export function MountDialog({ open, mount, otherNames, onClose, onSaved }: MountDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<MountFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(560);
   const storages = useStorages(open);
   const errors = useFormErrors(form, { ns: 'ftpserver', nameOf: mountFieldOf });
 
@@ -39,21 +35,12 @@ export function MountDialog({ open, mount, otherNames, onClose, onSaved }: Mount
     },
   });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const input = valuesToMount(form.getFieldsValue(true));
-    setSaving(true);
-    try {
-      if (mount) await updateMount(mount.key, input);
-      else await createMount(input);
-      errors.clear();
-      void message.success(t('ftpserver.mountSaved'));
-      onSaved();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (mount) await updateMount(mount.key, input);
+    else await createMount(input);
+    saved(t('ftpserver.mountSaved'));
+    onSaved();
   };
 
   // A stored mount whose storage is gone stays choosable (it is what the mount names).
@@ -62,74 +49,59 @@ export function MountDialog({ open, mount, otherNames, onClose, onSaved }: Mount
     options.push({ value: mount.storage, label: mount.storageName || mount.storage, storage: undefined });
 
   return (
-    <Modal
+    <FormDialog<MountFormValues>
       open={open}
       title={t(mount ? 'ftpserver.editMount' : 'ftpserver.addMount')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="ftp-mount-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="ftp-mount"
+      width={560}
+      initialValues={{ name: mount?.name ?? '', storage: mount?.storage, enabled: mount?.enabled ?? true }}
     >
-      <Form<MountFormValues>
-        form={form}
-        layout="vertical"
-        initialValues={{ name: mount?.name ?? '', storage: mount?.storage, enabled: mount?.enabled ?? true }}
-        onValuesChange={errors.onValuesChange}
-        data-testid="ftp-mount-form"
+      <Form.Item
+        name="name"
+        label={t('ftpserver.mountName')}
+        extra={t('ftpserver.mountNameHelp')}
+        rules={[fieldRule('name')]}
       >
-        <Form.Item
-          name="name"
-          label={t('ftpserver.mountName')}
-          extra={t('ftpserver.mountNameHelp')}
-          rules={[fieldRule('name')]}
-        >
-          <Input placeholder={t('ftpserver.mountNamePlaceholder')} maxLength={64} data-testid="ftp-mount-name" />
-        </Form.Item>
-        <Form.Item
-          name="storage"
-          label={t('ftpserver.storage')}
-          extra={t('ftpserver.storageHelp')}
-          rules={[fieldRule('storage')]}
-        >
-          <Select
-            options={options}
-            loading={storages.loading}
-            placeholder={t('ftpserver.storagePlaceholder')}
-            notFoundContent={storages.loading ? undefined : t('ftpserver.noStorages')}
-            data-testid="ftp-mount-storage"
-            optionRender={(o) => <StorageOption name={String(o.label)} storage={o.data.storage} />}
-          />
-        </Form.Item>
-        {!storages.loading && storages.list.length === 0 && (
-          <Alert
-            type="warning"
-            showIcon
-            className="ftp-dialog-note"
-            title={storages.failed ? t('ftpserver.storagesFailed') : t('ftpserver.noStorages')}
-            description={<Link to={MODULE_ROUTES.storagemanagement}>{t('ftpserver.openStorageManagement')}</Link>}
-            data-testid="ftp-no-storages"
-          />
-        )}
-        <Form.Item
-          name="enabled"
-          label={t('ftpserver.mountEnabled')}
-          valuePropName="checked"
-          extra={t('ftpserver.mountEnabledHelp')}
-        >
-          <Switch data-testid="ftp-mount-enabled" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder={t('ftpserver.mountNamePlaceholder')} maxLength={64} data-testid="ftp-mount-name" />
+      </Form.Item>
+      <Form.Item
+        name="storage"
+        label={t('ftpserver.storage')}
+        extra={t('ftpserver.storageHelp')}
+        rules={[fieldRule('storage')]}
+      >
+        <Select
+          options={options}
+          loading={storages.loading}
+          placeholder={t('ftpserver.storagePlaceholder')}
+          notFoundContent={storages.loading ? undefined : t('ftpserver.noStorages')}
+          data-testid="ftp-mount-storage"
+          optionRender={(o) => <StorageOption name={String(o.label)} storage={o.data.storage} />}
+        />
+      </Form.Item>
+      {!storages.loading && storages.list.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          className="ftp-dialog-note"
+          title={storages.failed ? t('ftpserver.storagesFailed') : t('ftpserver.noStorages')}
+          description={<Link to={MODULE_ROUTES.storagemanagement}>{t('ftpserver.openStorageManagement')}</Link>}
+          data-testid="ftp-no-storages"
+        />
+      )}
+      <Form.Item
+        name="enabled"
+        label={t('ftpserver.mountEnabled')}
+        valuePropName="checked"
+        extra={t('ftpserver.mountEnabledHelp')}
+      >
+        <Switch data-testid="ftp-mount-enabled" />
+      </Form.Item>
+    </FormDialog>
   );
 }
 

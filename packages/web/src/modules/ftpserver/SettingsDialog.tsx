@@ -3,10 +3,10 @@
 // before sending is the server's own schema, and a refused value lands beside its field.
 import type { FtpserverMountView, FtpserverUserView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Modal, Skeleton } from 'antd';
-import { useMemo, useState } from 'react';
+import { Form } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { ClientFields, LimitsFields, LogFields } from './AccessFields';
 import { fetchSettings, ftpKeys, saveSettings } from './api';
@@ -31,11 +31,8 @@ export interface SettingsDialogProps {
 
 export function SettingsDialog({ open, mounts, users, onClose }: SettingsDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<SettingsFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(860);
   const query = useQuery({
     queryKey: ftpKeys.settings,
     queryFn: ({ signal }) => fetchSettings(signal),
@@ -47,9 +44,8 @@ export function SettingsDialog({ open, mounts, users, onClose }: SettingsDialogP
   const ctx: SettingsContext = useMemo(() => ({ mounts, users }), [mounts, users]);
   const errors = useFormErrors(form, { ns: 'ftpserver', nameOf: settingsFieldOf });
 
-  const submit = async () => {
+  const save: SaveHandler = async (saved) => {
     if (!loaded) return;
-    if (!(await errors.validate())) return;
     const values = form.getFieldsValue(true) as SettingsFormValues;
     const patch = settingsPatch(loaded, values);
     if (Object.keys(patch).length === 0) {
@@ -57,74 +53,39 @@ export function SettingsDialog({ open, mounts, users, onClose }: SettingsDialogP
       return;
     }
     const local = checkSettings(valuesToSettings(values), mounts, users);
-    if (local.length > 0) {
-      errors.show(local);
-      return;
-    }
-    setSaving(true);
-    try {
-      await saveSettings(patch);
-      errors.clear();
-      void message.success(t('ftpserver.settingsSaved'));
-      await qc.invalidateQueries({ queryKey: ftpKeys.all });
-      onClose();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (local.length > 0) return local;
+    await saveSettings(patch);
+    saved(t('ftpserver.settingsSaved'));
+    await qc.invalidateQueries({ queryKey: ftpKeys.all });
+    onClose();
   };
 
   return (
-    <Modal
+    <FormDialog<SettingsFormValues>
       open={open}
       title={t('ftpserver.settingsTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`ftp-settings-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          disabled={!loaded}
-          onClick={() => void submit()}
-          data-testid="ftp-settings-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="ftp-settings"
+      width={860}
+      labelWidth={190}
+      className="ftp-settings-dialog"
+      load={{
+        ready: !!loaded,
+        pending: query.isPending,
+        error: query.isError ? { title: t('ftpserver.loadError'), description: errorText(query.error, t) } : undefined,
+      }}
+      name="ftpSettings"
+      initialValues={loaded && settingsToValues(loaded)}
     >
-      {query.isPending && <Skeleton active paragraph={{ rows: 6 }} />}
-      {query.isError && !loaded && (
-        <Alert type="error" showIcon title={t('ftpserver.loadError')} description={errorText(query.error, t)} />
-      )}
-      {loaded && (
-        <Form<SettingsFormValues>
-          form={form}
-          name="ftpSettings"
-          initialValues={settingsToValues(loaded)}
-          onValuesChange={errors.onValuesChange}
-          layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-          labelCol={layout.fullScreen ? undefined : { flex: '190px' }}
-          labelWrap
-          colon={false}
-          data-testid="ftp-settings-form"
-        >
-          <ListenFields ctx={ctx} />
-          <PassiveFields ctx={ctx} />
-          <TlsFields ctx={ctx} />
-          <LimitsFields ctx={ctx} />
-          <ClientFields ctx={ctx} mounts={mounts} />
-          <LogFields ctx={ctx} />
-        </Form>
-      )}
-    </Modal>
+      <ListenFields ctx={ctx} />
+      <PassiveFields ctx={ctx} />
+      <TlsFields ctx={ctx} />
+      <LimitsFields ctx={ctx} />
+      <ClientFields ctx={ctx} mounts={mounts} />
+      <LogFields ctx={ctx} />
+    </FormDialog>
   );
 }

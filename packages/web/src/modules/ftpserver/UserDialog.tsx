@@ -2,11 +2,10 @@
 // keeps it) and per mount read-write, read-only or no access. Checked with the server's schema
 // before sending; a refusal lands beside its field.
 import { FTPSERVER_LIMITS, type FtpserverMountView, type FtpserverUserView } from '@lucky/shared';
-import { App, Button, Empty, Form, Input, Modal, Radio, Switch, Tag } from 'antd';
+import { Empty, Form, Input, Radio, Switch, Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { createUser, updateUser } from './api';
 import {
@@ -31,10 +30,7 @@ export interface UserDialogProps {
 
 export function UserDialog({ open, user, mounts, otherNames, onClose, onSaved }: UserDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<UserFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(620);
   const errors = useFormErrors(form, { ns: 'ftpserver', nameOf: userFieldOf });
   const stored = hasPassword(user);
 
@@ -47,110 +43,83 @@ export function UserDialog({ open, user, mounts, otherNames, onClose, onSaved }:
     },
   });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const local = problems();
-    if (local.length > 0) {
-      errors.show(local);
-      return;
-    }
+    if (local.length > 0) return local;
     const input = valuesToInput(form.getFieldsValue(true), user);
-    setSaving(true);
-    try {
-      if (user) await updateUser(user.key, input);
-      else await createUser(input);
-      errors.clear();
-      void message.success(t('ftpserver.userSaved'));
-      onSaved();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (user) await updateUser(user.key, input);
+    else await createUser(input);
+    saved(t('ftpserver.userSaved'));
+    onSaved();
   };
 
   return (
-    <Modal
+    <FormDialog<UserFormValues>
       open={open}
       title={t(user ? 'ftpserver.editUser' : 'ftpserver.addUser')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="ftp-user-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="ftp-user"
+      width={620}
+      initialValues={userToValues(
+        user,
+        mounts.map((m) => m.key),
+      )}
     >
-      <Form<UserFormValues>
-        form={form}
-        layout="vertical"
-        initialValues={userToValues(
-          user,
-          mounts.map((m) => m.key),
-        )}
-        onValuesChange={errors.onValuesChange}
-        data-testid="ftp-user-form"
+      <Form.Item
+        name="name"
+        label={t('ftpserver.userName')}
+        extra={t('ftpserver.userNameHelp')}
+        rules={[fieldRule('name')]}
       >
-        <Form.Item
-          name="name"
-          label={t('ftpserver.userName')}
-          extra={t('ftpserver.userNameHelp')}
-          rules={[fieldRule('name')]}
-        >
-          <Input maxLength={FTPSERVER_LIMITS.name.max} autoComplete="off" data-testid="ftp-user-name" />
-        </Form.Item>
-        <Form.Item name="enabled" label={t('ftpserver.userEnabled')} valuePropName="checked">
-          <Switch data-testid="ftp-user-enabled" />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('ftpserver.password')}
-          extra={t(stored ? 'ftpserver.passwordKeepHelp' : 'ftpserver.passwordNewHelp')}
-          rules={[fieldRule('password')]}
-        >
-          <Input.Password
-            autoComplete="new-password"
-            placeholder={stored ? t('ftpserver.passwordUnchanged') : undefined}
-            data-testid="ftp-user-password"
-          />
-        </Form.Item>
-        <Form.Item label={t('ftpserver.access')} extra={t('ftpserver.accessHelp')} className="ftp-access-item">
-          {mounts.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('ftpserver.noMountsForUser')} />
-          ) : (
-            <div className="ftp-access-list">
-              {mounts.map((m) => (
-                <div key={m.key} className="ftp-access-row">
-                  <span className="ftp-access-mount">
-                    <span className="mono">/{m.name}</span>
-                    {m.storageReadOnly && <Tag>{t('ftpserver.storageReadOnly')}</Tag>}
-                  </span>
-                  <Form.Item name={['access', m.key]} noStyle>
-                    <Radio.Group
-                      optionType="button"
-                      size="small"
-                      options={ACCESS_CHOICES.map((a) => ({
-                        value: a,
-                        label: t(`ftpserver.access_${a}`),
-                        // A read-only storage refuses writes whatever the user may do: rw would mislead.
-                        disabled: a === 'rw' && m.storageReadOnly,
-                      }))}
-                      data-testid={`ftp-user-access-${m.key}`}
-                    />
-                  </Form.Item>
-                </div>
-              ))}
-            </div>
-          )}
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input maxLength={FTPSERVER_LIMITS.name.max} autoComplete="off" data-testid="ftp-user-name" />
+      </Form.Item>
+      <Form.Item name="enabled" label={t('ftpserver.userEnabled')} valuePropName="checked">
+        <Switch data-testid="ftp-user-enabled" />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label={t('ftpserver.password')}
+        extra={t(stored ? 'ftpserver.passwordKeepHelp' : 'ftpserver.passwordNewHelp')}
+        rules={[fieldRule('password')]}
+      >
+        <Input.Password
+          autoComplete="new-password"
+          placeholder={stored ? t('ftpserver.passwordUnchanged') : undefined}
+          data-testid="ftp-user-password"
+        />
+      </Form.Item>
+      <Form.Item label={t('ftpserver.access')} extra={t('ftpserver.accessHelp')} className="ftp-access-item">
+        {mounts.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('ftpserver.noMountsForUser')} />
+        ) : (
+          <div className="ftp-access-list">
+            {mounts.map((m) => (
+              <div key={m.key} className="ftp-access-row">
+                <span className="ftp-access-mount">
+                  <span className="mono">/{m.name}</span>
+                  {m.storageReadOnly && <Tag>{t('ftpserver.storageReadOnly')}</Tag>}
+                </span>
+                <Form.Item name={['access', m.key]} noStyle>
+                  <Radio.Group
+                    optionType="button"
+                    size="small"
+                    options={ACCESS_CHOICES.map((a) => ({
+                      value: a,
+                      label: t(`ftpserver.access_${a}`),
+                      // A read-only storage refuses writes whatever the user may do: rw would mislead.
+                      disabled: a === 'rw' && m.storageReadOnly,
+                    }))}
+                    data-testid={`ftp-user-access-${m.key}`}
+                  />
+                </Form.Item>
+              </div>
+            ))}
+          </div>
+        )}
+      </Form.Item>
+    </FormDialog>
   );
 }

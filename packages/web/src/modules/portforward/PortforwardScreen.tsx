@@ -2,9 +2,10 @@
 // by itself at the chosen interval; add/edit dialog, global settings, logs.
 import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { PortforwardRuleView } from '@lucky/shared';
-import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
+import { Button, Card, Empty, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { errorText } from './errors';
 import { LogDrawer } from './LogDrawer';
@@ -72,30 +73,21 @@ export default function PortforwardScreen() {
         </Space>
       </div>
 
-      {rules.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('portforward.loadError')}
-          description={errorText(rules.error, t)}
-          data-testid="pf-load-error"
-        />
-      )}
-
-      {data && !enabled && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('portforward.moduleDisabled')}
-          description={t('portforward.moduleDisabledHelp')}
-          data-testid="pf-module-disabled"
-          action={
-            <Button type="primary" onClick={() => void actions.setModuleEnabled(true)} data-testid="pf-module-enable">
-              {t('portforward.enableModule')}
-            </Button>
+      <ModuleAlerts
+        testId="pf"
+        loadError={
+          rules.isError && !data && { title: t('portforward.loadError'), description: errorText(rules.error, t) }
+        }
+        off={
+          data &&
+          !enabled && {
+            title: t('portforward.moduleDisabled'),
+            help: t('portforward.moduleDisabledHelp'),
+            enable: { text: t('portforward.enableModule'), onClick: () => void actions.setModuleEnabled(true) },
           }
-        />
-      )}
+        }
+        loading={!data && rules.isPending}
+      />
 
       {data && <SummaryBar summary={data.summary} onToggleModule={actions.setModuleEnabled} />}
 
@@ -119,8 +111,6 @@ export default function PortforwardScreen() {
           onLogs={() => setLogsOf({ key: rule.key, name: rule.name })}
         />
       ))}
-
-      {!data && rules.isPending && <Card loading />}
 
       <RuleDialog
         key={`rule-${editing.seq}`}

@@ -2,10 +2,10 @@
 // checks and messages as the server); a refusal from the server lands on the
 // field it names (useFormErrors) and the dialog stays open.
 import type { PortforwardRuleView } from '@lucky/shared';
-import { App, Button, Form, Modal } from 'antd';
+import { Form } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { createRule, updateRule } from './api';
 import { isIssueCode, issueText } from './errors';
@@ -34,11 +34,8 @@ export interface RuleDialogProps {
 
 export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<RuleFormValues>();
   const [panels, setPanels] = useState<PanelKey[]>([]);
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(860);
   /** What the last save sent: a refusal of a list entry by index names the entry. */
   const sent = useRef<RuleFormValues>(newRuleValues());
   const errors = useFormErrors(form, {
@@ -56,64 +53,36 @@ export function RuleDialog({ open, rule, onClose, onSaved }: RuleDialogProps) {
     },
   });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const values: RuleFormValues = { ...newRuleValues(), ...form.getFieldsValue(true) };
     sent.current = values;
     const input = valuesToInput(values);
     const local = checkWholeRule(input);
-    if (local) {
-      errors.show(local);
-      return;
-    }
-    setSaving(true);
-    try {
-      const reply = rule ? await updateRule(rule.key, input) : await createRule(input);
-      errors.clear();
-      void message.success(t(rule ? 'portforward.ruleSaved' : 'portforward.ruleAdded'));
-      onSaved(reply.rule);
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (local) return [local];
+    const reply = rule ? await updateRule(rule.key, input) : await createRule(input);
+    saved(t(rule ? 'portforward.ruleSaved' : 'portforward.ruleAdded'));
+    onSaved(reply.rule);
   };
 
   return (
-    <Modal
+    <FormDialog<RuleFormValues>
       open={open}
       title={rule ? t('portforward.editRule') : t('portforward.addRule')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`pf-rule-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="pf-rule"
+      width={860}
+      labelWidth={170}
+      className="pf-rule-dialog"
       afterClose={() => setPanels([])}
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="pf-rule-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      name="pfRule"
+      initialValues={rule ? ruleToValues(rule) : newRuleValues()}
+      formProps={{ requiredMark: true }}
     >
-      <Form<RuleFormValues>
-        form={form}
-        name="pfRule"
-        initialValues={rule ? ruleToValues(rule) : newRuleValues()}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '170px' }}
-        labelWrap
-        colon={false}
-        requiredMark
-        onValuesChange={errors.onValuesChange}
-        data-testid="pf-rule-form"
-      >
-        <RuleBasicFields />
-        <RuleAdvanced open={panels} onOpenChange={setPanels} />
-      </Form>
-    </Modal>
+      <RuleBasicFields />
+      <RuleAdvanced open={panels} onOpenChange={setPanels} />
+    </FormDialog>
   );
 }

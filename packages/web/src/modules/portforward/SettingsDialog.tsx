@@ -2,10 +2,9 @@
 // Only what changed is sent; a refused value lands on its field.
 import { PORTFORWARD_LIMITS as L, type PortforwardSettings } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, InputNumber, Modal, Skeleton, Switch } from 'antd';
-import { useState } from 'react';
+import { Form, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, pfKeys, saveSettings } from './api';
 import { isIssueCode, issueText } from './errors';
@@ -29,11 +28,8 @@ const FIELDS: (keyof PortforwardSettings)[] = [
 
 export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<PortforwardSettings>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(760);
   const query = useQuery({
     queryKey: pfKeys.settings,
     queryFn: ({ signal }) => fetchSettings(signal),
@@ -49,9 +45,8 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     describe: ({ code, params }) => (isIssueCode(code) ? issueText(t, { code, params }) : undefined),
   });
 
-  const submit = async () => {
+  const save: SaveHandler = async (saved) => {
     if (!loaded) return;
-    if (!(await errors.validate())) return;
     const values = form.getFieldsValue() as PortforwardSettings;
     const changes: Partial<PortforwardSettings> = {};
     for (const f of FIELDS) if (values[f] !== loaded[f]) Object.assign(changes, { [f]: values[f] });
@@ -59,121 +54,90 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       onClose();
       return;
     }
-    setSaving(true);
-    try {
-      await saveSettings(changes);
-      errors.clear();
-      void message.success(t('portforward.settingsSaved'));
-      await qc.invalidateQueries({ queryKey: pfKeys.all });
-      onClose();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    await saveSettings(changes);
+    saved(t('portforward.settingsSaved'));
+    await qc.invalidateQueries({ queryKey: pfKeys.all });
+    onClose();
   };
 
   // No min / max on the input (it would move an entry to the bound unseen): the rules refuse it.
   const num = (suffix?: string) => <InputNumber<number> precision={0} suffix={suffix} style={{ width: 180 }} />;
 
   return (
-    <Modal
+    <FormDialog<PortforwardSettings>
       open={open}
       title={t('portforward.settingsTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          disabled={!loaded}
-          onClick={() => void submit()}
-          data-testid="pf-settings-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="pf-settings"
+      width={760}
+      labelWidth={230}
+      load={{
+        ready: !!loaded,
+        pending: query.isPending,
+        error: query.isError ? { title: t('portforward.loadError') } : undefined,
+      }}
+      name="pfSettings"
+      initialValues={loaded}
     >
-      {query.isPending && <Skeleton active paragraph={{ rows: 6 }} />}
-      {query.isError && !loaded && <Alert type="error" showIcon title={t('portforward.loadError')} />}
-      {loaded && (
-        <Form<PortforwardSettings>
-          form={form}
-          name="pfSettings"
-          initialValues={loaded}
-          layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-          labelCol={layout.fullScreen ? undefined : { flex: '230px' }}
-          labelWrap
-          colon={false}
-          onValuesChange={errors.onValuesChange}
-          data-testid="pf-settings-form"
-        >
-          <Form.Item
-            name="enabled"
-            label={t('portforward.moduleSwitch')}
-            valuePropName="checked"
-            extra={t('portforward.moduleSwitchHelp')}
-          >
-            <Switch data-testid="pf-settings-enabled" />
-          </Form.Item>
-          <Form.Item
-            name="ruleLimit"
-            label={t('portforward.ruleLimit')}
-            extra={t('portforward.ruleLimitHelp', { used: query.data?.summary.proxies ?? 0 })}
-            rules={[rangeRule(t, L.ruleLimit.min, L.ruleLimit.max)]}
-          >
-            {num()}
-          </Form.Item>
-          <Form.Item
-            name="maxTcpConnections"
-            label={t('portforward.globalMaxTcp')}
-            extra={t('portforward.globalMaxHelp')}
-            rules={[rangeRule(t, L.maxTcpConnections.min, L.maxTcpConnections.max)]}
-          >
-            {num()}
-          </Form.Item>
-          <Form.Item
-            name="maxUdpSessions"
-            label={t('portforward.globalMaxUdp')}
-            extra={t('portforward.globalMaxHelp')}
-            rules={[rangeRule(t, L.maxUdpSessions.min, L.maxUdpSessions.max)]}
-          >
-            {num()}
-          </Form.Item>
-          <Form.Item
-            name="perIpMaxConnections"
-            label={t('portforward.perIpMax')}
-            extra={t('portforward.perIpMaxGlobalHelp')}
-            rules={[rangeRule(t, L.perIpMaxConnections.min, L.perIpMaxConnections.max)]}
-          >
-            {num()}
-          </Form.Item>
-          <Form.Item
-            name="connectionSpeedLimit"
-            label={t('portforward.connectionSpeedLimit')}
-            extra={t('portforward.connectionSpeedLimitHelp')}
-            rules={[speedRule(t)]}
-          >
-            <SpeedInput />
-          </Form.Item>
-          <Form.Item
-            name="connectTimeoutMs"
-            label={t('portforward.connectTimeout')}
-            extra={t('portforward.connectTimeoutHelp')}
-            rules={[rangeRule(t, L.connectTimeoutMs.min, L.connectTimeoutMs.max)]}
-          >
-            {num(t('portforward.unitMs'))}
-          </Form.Item>
-        </Form>
-      )}
-    </Modal>
+      <Form.Item
+        name="enabled"
+        label={t('portforward.moduleSwitch')}
+        valuePropName="checked"
+        extra={t('portforward.moduleSwitchHelp')}
+      >
+        <Switch data-testid="pf-settings-enabled" />
+      </Form.Item>
+      <Form.Item
+        name="ruleLimit"
+        label={t('portforward.ruleLimit')}
+        extra={t('portforward.ruleLimitHelp', { used: query.data?.summary.proxies ?? 0 })}
+        rules={[rangeRule(t, L.ruleLimit.min, L.ruleLimit.max)]}
+      >
+        {num()}
+      </Form.Item>
+      <Form.Item
+        name="maxTcpConnections"
+        label={t('portforward.globalMaxTcp')}
+        extra={t('portforward.globalMaxHelp')}
+        rules={[rangeRule(t, L.maxTcpConnections.min, L.maxTcpConnections.max)]}
+      >
+        {num()}
+      </Form.Item>
+      <Form.Item
+        name="maxUdpSessions"
+        label={t('portforward.globalMaxUdp')}
+        extra={t('portforward.globalMaxHelp')}
+        rules={[rangeRule(t, L.maxUdpSessions.min, L.maxUdpSessions.max)]}
+      >
+        {num()}
+      </Form.Item>
+      <Form.Item
+        name="perIpMaxConnections"
+        label={t('portforward.perIpMax')}
+        extra={t('portforward.perIpMaxGlobalHelp')}
+        rules={[rangeRule(t, L.perIpMaxConnections.min, L.perIpMaxConnections.max)]}
+      >
+        {num()}
+      </Form.Item>
+      <Form.Item
+        name="connectionSpeedLimit"
+        label={t('portforward.connectionSpeedLimit')}
+        extra={t('portforward.connectionSpeedLimitHelp')}
+        rules={[speedRule(t)]}
+      >
+        <SpeedInput />
+      </Form.Item>
+      <Form.Item
+        name="connectTimeoutMs"
+        label={t('portforward.connectTimeout')}
+        extra={t('portforward.connectTimeoutHelp')}
+        rules={[rangeRule(t, L.connectTimeoutMs.min, L.connectTimeoutMs.max)]}
+      >
+        {num(t('portforward.unitMs'))}
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,10 +1,9 @@
 // Batch domain replace: one front-end domain swapped for another in every sub
 // rule of every rule (e.g. after moving to a new DDNS name). Says how many sub
 // rules changed; when none use the old domain the dialog stays open.
-import { App, Button, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { App, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { replaceDomain } from './api';
 import { issueOfFailure, issueText } from './errors';
@@ -26,8 +25,6 @@ export function BatchReplaceDialog({ open, onClose, onDone }: BatchReplaceDialog
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<BatchValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(560);
 
   const errors = useFormErrors(form, {
     ns: 'reverseproxy',
@@ -40,66 +37,45 @@ export function BatchReplaceDialog({ open, onClose, onDone }: BatchReplaceDialog
 
   const fieldRule = (field: keyof BatchValues) => issueRule(t, (v) => checkBatchField(field, v as string));
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const { oldDomain, newDomain } = form.getFieldsValue();
-    setSaving(true);
-    try {
-      const { changed } = await replaceDomain(oldDomain.trim(), newDomain.trim());
+    const { changed } = await replaceDomain(oldDomain.trim(), newDomain.trim());
+    if (changed === 0) {
       errors.clear();
-      if (changed === 0) {
-        void message.warning(t('reverseproxy.batchNone', { domain: oldDomain.trim() }));
-        return;
-      }
-      void message.success(t('reverseproxy.batchDone', { count: changed }));
-      onDone();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
+      void message.warning(t('reverseproxy.batchNone', { domain: oldDomain.trim() }));
+      return;
     }
+    saved(t('reverseproxy.batchDone', { count: changed }));
+    onDone();
   };
 
   return (
-    <Modal
+    <FormDialog<BatchValues>
       open={open}
       title={t('reverseproxy.batchTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`rp-dialog rp-batch-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="rp-batch-save">
-          {t('reverseproxy.batchReplace')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="rp-batch"
+      width={560}
+      className="rp-dialog rp-batch-dialog"
+      okText={t('reverseproxy.batchReplace')}
+      initialValues={{ oldDomain: '', newDomain: '' }}
+      formProps={{ requiredMark: true }}
     >
-      <Form<BatchValues>
-        form={form}
-        layout="vertical"
-        initialValues={{ oldDomain: '', newDomain: '' }}
-        requiredMark
-        onValuesChange={errors.onValuesChange}
-        data-testid="rp-batch-form"
+      <Form.Item name="oldDomain" label={t('reverseproxy.batchOld')} required rules={[fieldRule('oldDomain')]}>
+        <Input className="mono" placeholder="old.example.com" allowClear data-testid="rp-batch-old" />
+      </Form.Item>
+      <Form.Item
+        name="newDomain"
+        label={t('reverseproxy.batchNew')}
+        required
+        extra={t('reverseproxy.batchHelp')}
+        rules={[fieldRule('newDomain')]}
       >
-        <Form.Item name="oldDomain" label={t('reverseproxy.batchOld')} required rules={[fieldRule('oldDomain')]}>
-          <Input className="mono" placeholder="old.example.com" allowClear data-testid="rp-batch-old" />
-        </Form.Item>
-        <Form.Item
-          name="newDomain"
-          label={t('reverseproxy.batchNew')}
-          required
-          extra={t('reverseproxy.batchHelp')}
-          rules={[fieldRule('newDomain')]}
-        >
-          <Input className="mono" placeholder="new.example.com" allowClear data-testid="rp-batch-new" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input className="mono" placeholder="new.example.com" allowClear data-testid="rp-batch-new" />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -4,9 +4,10 @@
 
 import { PlusOutlined, ReloadOutlined, SwapOutlined } from '@ant-design/icons';
 import type { ReverseproxyRuleView, ReverseproxySubRuleView } from '@lucky/shared';
-import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
+import { Button, Card, Empty, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { AsyncSwitch } from './AsyncSwitch';
 import { BatchReplaceDialog } from './BatchReplaceDialog';
@@ -106,19 +107,15 @@ export default function ReverseproxyScreen() {
         </Space>
       </div>
 
-      {rules.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('reverseproxy.loadError')}
-          description={errorText(rules.error, t)}
-          data-testid="rp-load-error"
-        />
-      )}
-
-      {data && !data.enabled && (
-        <Alert type="info" showIcon title={t('reverseproxy.moduleOff')} data-testid="rp-module-off" />
-      )}
+      <ModuleAlerts
+        testId="rp"
+        ids={{ off: 'rp-module-off' }}
+        loadError={
+          rules.isError && !data && { title: t('reverseproxy.loadError'), description: errorText(rules.error, t) }
+        }
+        off={data && !data.enabled && { title: t('reverseproxy.moduleOff'), type: 'info' }}
+        loading={!data && rules.isPending}
+      />
 
       {data && data.list.length === 0 && (
         <Card>
@@ -147,8 +144,6 @@ export default function ReverseproxyScreen() {
           onLogs={(site) => setLogsOf({ key: rule.key, name: rule.name, sites: sitesOf(rule, t), site })}
         />
       ))}
-
-      {!data && rules.isPending && <Card loading />}
 
       <RuleDialog
         key={`rule-${ruleDialog.seq}`}

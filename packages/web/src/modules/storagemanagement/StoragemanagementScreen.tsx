@@ -4,9 +4,10 @@
 // list error").
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { StorageEntryView } from '@lucky/shared';
-import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { Button, Card, Empty, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { formatTime } from '../../components/time';
 import { errorText } from './errors';
 import { StorageCard } from './StorageCard';
@@ -73,25 +74,20 @@ export default function StoragemanagementScreen() {
         </Space>
       </div>
 
-      {list.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('storagemanagement.loadError')}
-          description={errorText(list.error, t)}
-          data-testid="storagemanagement-load-error"
-        />
-      )}
-
-      {data && !data.enabled && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('storagemanagement.moduleDisabled')}
-          description={t('storagemanagement.moduleDisabledHelp')}
-          data-testid="storagemanagement-module-disabled"
-        />
-      )}
+      <ModuleAlerts
+        testId="storagemanagement"
+        loadError={
+          list.isError && !data && { title: t('storagemanagement.loadError'), description: errorText(list.error, t) }
+        }
+        off={
+          data &&
+          !data.enabled && {
+            title: t('storagemanagement.moduleDisabled'),
+            help: t('storagemanagement.moduleDisabledHelp'),
+          }
+        }
+        loading={!data && list.isPending}
+      />
 
       {data && data.list.length === 0 && (
         <Card>
@@ -117,8 +113,6 @@ export default function StoragemanagementScreen() {
           ))}
         </div>
       )}
-
-      {!data && list.isPending && <Card loading />}
 
       <StorageDialog
         key={`storage-${editing.seq}`}

@@ -3,11 +3,11 @@
 // the field it names (useFormErrors), opening its folded group, and the dialog stays open.
 import type { StunRule, StunRuleView } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Modal } from 'antd';
+import { Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { valuesToWebhook } from '../../components/webhook/webhookForm';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { createRule, fetchSettings, stunKeys, updateRule } from './api';
 import { BasicFields } from './BasicFields';
@@ -36,11 +36,8 @@ export interface RuleDialogProps {
 
 export function RuleDialog({ open, rule, otherNames, onClose, onSaved }: RuleDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<RuleFormValues>();
   const [panels, setPanels] = useState<PanelKey[]>([]);
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(900);
   const webhookTest = useStunWebhookTest();
   // The global defaults a rule falls back on, shown as the placeholders of its empty fields.
   const settings = useQuery({
@@ -61,25 +58,13 @@ export function RuleDialog({ open, rule, otherNames, onClose, onSaved }: RuleDia
 
   const current = (): RuleFormValues => ({ ...newRuleValues(), ...form.getFieldsValue(true) });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const input = valuesToInput(current());
     const local = checkRule(input, otherNames);
-    if (local.length > 0) {
-      errors.show(local);
-      return;
-    }
-    setSaving(true);
-    try {
-      const reply = rule ? await updateRule(rule.key, input) : await createRule(input);
-      errors.clear();
-      void message.success(t(rule ? 'stun.ruleSaved' : 'stun.ruleAdded'));
-      onSaved(reply.rule);
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (local.length > 0) return local;
+    const reply = rule ? await updateRule(rule.key, input) : await createRule(input);
+    saved(t(rule ? 'stun.ruleSaved' : 'stun.ruleAdded'));
+    onSaved(reply.rule);
   };
 
   const testWebhook = () => {
@@ -88,46 +73,30 @@ export function RuleDialog({ open, rule, otherNames, onClose, onSaved }: RuleDia
   };
 
   return (
-    <Modal
+    <FormDialog<RuleFormValues>
       open={open}
       title={rule ? t('stun.editRule') : t('stun.addRule')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`stun-rule-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="stun-rule"
+      width={900}
+      labelWidth={170}
+      className="stun-rule-dialog"
       afterClose={() => setPanels([])}
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="stun-rule-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      name="stunRule"
+      initialValues={rule ? ruleToValues(rule) : newRuleValues()}
+      after={webhookTest.resultModal}
     >
-      <Form<RuleFormValues>
-        form={form}
-        name="stunRule"
-        initialValues={rule ? ruleToValues(rule) : newRuleValues()}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '170px' }}
-        labelWrap
-        colon={false}
-        onValuesChange={errors.onValuesChange}
-        data-testid="stun-rule-form"
-      >
-        <BasicFields otherNames={otherNames} />
-        <RuleSections
-          open={panels}
-          onOpenChange={setPanels}
-          globals={settings.data?.settings}
-          webhookTesting={webhookTest.testing}
-          onTestWebhook={testWebhook}
-        />
-      </Form>
-      {webhookTest.resultModal}
-    </Modal>
+      <BasicFields otherNames={otherNames} />
+      <RuleSections
+        open={panels}
+        onOpenChange={setPanels}
+        globals={settings.data?.settings}
+        webhookTesting={webhookTest.testing}
+        onTestWebhook={testWebhook}
+      />
+    </FormDialog>
   );
 }

@@ -5,13 +5,12 @@
 import { UndoOutlined } from '@ant-design/icons';
 import { DEFAULT_STUN_SERVERS, STUN_LIMITS as L } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Skeleton, Switch } from 'antd';
+import { Button, Divider, Form, Input, InputNumber, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Translate } from '../../api/callErrors';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { LinesInput } from '../../components/LinesInput';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, saveSettings, stunKeys } from './api';
 import { errorText } from './errors';
@@ -46,11 +45,8 @@ const cleanText = (v: unknown) => String(v ?? '').trim();
 
 export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<SettingsFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(860);
   const webhookTest = useStunWebhookTest();
   const query = useQuery({
     queryKey: stunKeys.settings,
@@ -70,31 +66,19 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
 
   const current = (): SettingsFormValues => ({ ...(loaded && settingsToValues(loaded)), ...form.getFieldsValue(true) });
 
-  const submit = async () => {
+  const save: SaveHandler = async (saved) => {
     if (!loaded) return;
-    if (!(await errors.validate())) return;
     const patch = settingsPatch(loaded, current());
     if (Object.keys(patch).length === 0) {
       onClose();
       return;
     }
     const local = checkSettings(patch);
-    if (local.length > 0) {
-      errors.show(local);
-      return;
-    }
-    setSaving(true);
-    try {
-      await saveSettings(patch);
-      errors.clear();
-      void message.success(t('stun.settingsSaved'));
-      await qc.invalidateQueries({ queryKey: stunKeys.all });
-      onClose();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (local.length > 0) return local;
+    await saveSettings(patch);
+    saved(t('stun.settingsSaved'));
+    await qc.invalidateQueries({ queryKey: stunKeys.all });
+    onClose();
   };
 
   const testWebhook = () => {
@@ -110,112 +94,88 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const num = <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />;
 
   return (
-    <Modal
+    <FormDialog<SettingsFormValues>
       open={open}
       title={t('stun.settingsTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`stun-settings-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          disabled={!loaded}
-          onClick={() => void submit()}
-          data-testid="stun-settings-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="stun-settings"
+      width={860}
+      labelWidth={180}
+      className="stun-settings-dialog"
+      load={{
+        ready: !!loaded,
+        pending: query.isPending,
+        error: query.isError ? { title: t('stun.loadError'), description: errorText(query.error, t) } : undefined,
+      }}
+      name="stunSettings"
+      initialValues={loaded && settingsToValues(loaded)}
+      after={webhookTest.resultModal}
     >
-      {query.isPending && <Skeleton active paragraph={{ rows: 6 }} />}
-      {query.isError && !loaded && (
-        <Alert type="error" showIcon title={t('stun.loadError')} description={errorText(query.error, t)} />
-      )}
-      {loaded && (
-        <Form<SettingsFormValues>
-          form={form}
-          name="stunSettings"
-          initialValues={settingsToValues(loaded)}
-          onValuesChange={errors.onValuesChange}
-          layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-          labelCol={layout.fullScreen ? undefined : { flex: '180px' }}
-          labelWrap
-          colon={false}
-          data-testid="stun-settings-form"
-        >
-          <Form.Item
-            name="enabled"
-            label={t('stun.moduleSwitch')}
-            valuePropName="checked"
-            extra={t('stun.moduleSwitchHelp')}
+      <Form.Item
+        name="enabled"
+        label={t('stun.moduleSwitch')}
+        valuePropName="checked"
+        extra={t('stun.moduleSwitchHelp')}
+      >
+        <Switch data-testid="stun-settings-enabled" />
+      </Form.Item>
+      <Form.Item label={t('stun.stunServers')} required extra={t('stun.globalServersHelp')}>
+        <Form.Item name="stunServers" noStyle rules={[settingRule(t, 'stunServers', cleanLines)]}>
+          <LinesInput rows={5} placeholder="stun.example.com:3478" data-testid="stun-settings-servers" />
+        </Form.Item>
+        <div>
+          <Button
+            size="small"
+            icon={<UndoOutlined />}
+            onClick={resetServers}
+            className="stun-reset-servers"
+            data-testid="stun-settings-reset-servers"
           >
-            <Switch data-testid="stun-settings-enabled" />
-          </Form.Item>
-          <Form.Item label={t('stun.stunServers')} required extra={t('stun.globalServersHelp')}>
-            <Form.Item name="stunServers" noStyle rules={[settingRule(t, 'stunServers', cleanLines)]}>
-              <LinesInput rows={5} placeholder="stun.example.com:3478" data-testid="stun-settings-servers" />
-            </Form.Item>
-            <div>
-              <Button
-                size="small"
-                icon={<UndoOutlined />}
-                onClick={resetServers}
-                className="stun-reset-servers"
-                data-testid="stun-settings-reset-servers"
-              >
-                {t('stun.resetServers')}
-              </Button>
-            </div>
-          </Form.Item>
-          <Form.Item
-            name="keepAliveUrl"
-            label={t('stun.keepAliveUrl')}
-            extra={t('stun.keepAliveUrlHelp')}
-            rules={[settingRule(t, 'keepAliveUrl', cleanText)]}
-          >
-            <Input
-              placeholder={t('stun.keepAliveUrlPlaceholder')}
-              className="mono"
-              allowClear
-              data-testid="stun-settings-keepalive"
-            />
-          </Form.Item>
-          <Form.Item
-            name="heartbeatSec"
-            label={t('stun.heartbeat')}
-            extra={t('stun.globalHeartbeatHelp')}
-            rules={[rangeRule(t, L.heartbeatSec)]}
-          >
-            {num}
-          </Form.Item>
-          <Form.Item
-            name="retrySec"
-            label={t('stun.retry')}
-            extra={t('stun.retryHelp', { max: L.retryMaxSec })}
-            rules={[rangeRule(t, L.retrySec)]}
-          >
-            {num}
-          </Form.Item>
-          <Divider titlePlacement="start" className="stun-section">
-            {t('stun.globalWebhook')}
-          </Divider>
-          <StunWebhookFields
-            enabledHelp={t('stun.globalWebhookHelp')}
-            testing={webhookTest.testing}
-            onTest={testWebhook}
-            testId="stun-settings-webhook"
-          />
-        </Form>
-      )}
-      {webhookTest.resultModal}
-    </Modal>
+            {t('stun.resetServers')}
+          </Button>
+        </div>
+      </Form.Item>
+      <Form.Item
+        name="keepAliveUrl"
+        label={t('stun.keepAliveUrl')}
+        extra={t('stun.keepAliveUrlHelp')}
+        rules={[settingRule(t, 'keepAliveUrl', cleanText)]}
+      >
+        <Input
+          placeholder={t('stun.keepAliveUrlPlaceholder')}
+          className="mono"
+          allowClear
+          data-testid="stun-settings-keepalive"
+        />
+      </Form.Item>
+      <Form.Item
+        name="heartbeatSec"
+        label={t('stun.heartbeat')}
+        extra={t('stun.globalHeartbeatHelp')}
+        rules={[rangeRule(t, L.heartbeatSec)]}
+      >
+        {num}
+      </Form.Item>
+      <Form.Item
+        name="retrySec"
+        label={t('stun.retry')}
+        extra={t('stun.retryHelp', { max: L.retryMaxSec })}
+        rules={[rangeRule(t, L.retrySec)]}
+      >
+        {num}
+      </Form.Item>
+      <Divider titlePlacement="start" className="stun-section">
+        {t('stun.globalWebhook')}
+      </Divider>
+      <StunWebhookFields
+        enabledHelp={t('stun.globalWebhookHelp')}
+        testing={webhookTest.testing}
+        onTest={testWebhook}
+        testId="stun-settings-webhook"
+      />
+    </FormDialog>
   );
 }

@@ -3,9 +3,10 @@
 // detection, logs.
 import { PlusOutlined, RadarChartOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { StunRuleView } from '@lucky/shared';
-import { Alert, Button, Card, Empty, Space, Typography } from 'antd';
+import { Button, Card, Empty, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { formatTime } from '../../components/time';
 import { errorText } from './errors';
@@ -91,30 +92,19 @@ export default function StunScreen() {
         </Space>
       </div>
 
-      {rules.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('stun.loadError')}
-          description={errorText(rules.error, t)}
-          data-testid="stun-load-error"
-        />
-      )}
-
-      {data && !enabled && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('stun.moduleDisabled')}
-          description={t('stun.moduleDisabledHelp')}
-          data-testid="stun-module-disabled"
-          action={
-            <Button type="primary" onClick={() => void actions.setModuleEnabled(true)} data-testid="stun-module-enable">
-              {t('stun.enableModule')}
-            </Button>
+      <ModuleAlerts
+        testId="stun"
+        loadError={rules.isError && !data && { title: t('stun.loadError'), description: errorText(rules.error, t) }}
+        off={
+          data &&
+          !enabled && {
+            title: t('stun.moduleDisabled'),
+            help: t('stun.moduleDisabledHelp'),
+            enable: { text: t('stun.enableModule'), onClick: () => void actions.setModuleEnabled(true) },
           }
-        />
-      )}
+        }
+        loading={!data && rules.isPending}
+      />
 
       {data && <SummaryBar summary={data.summary} onToggleModule={actions.setModuleEnabled} />}
 
@@ -140,8 +130,6 @@ export default function StunScreen() {
           onLogs={() => setLogsOf({ key: rule.key, name: rule.name })}
         />
       ))}
-
-      {!data && rules.isPending && <Card loading />}
 
       <RuleDialog
         key={`rule-${editing.seq}`}

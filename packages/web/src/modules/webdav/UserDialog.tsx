@@ -7,10 +7,9 @@ import {
   type WebdavUserInput,
   type WebdavUserView,
 } from '@lucky/shared';
-import { App, Form, Input, Modal, Select, Switch, Typography } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { addUser, updateUser } from './api';
 
@@ -34,10 +33,7 @@ interface Values {
 
 export function UserDialog({ open, user, mounts, onClose, onSaved }: UserDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(600);
   const errors = useFormErrors(form, {
     ns: 'webdav',
     // `users.2.name` → name; `access.<mount key>` stays as it is.
@@ -54,26 +50,17 @@ export function UserDialog({ open, user, mounts, onClose, onSaved }: UserDialogP
     enabled: user?.enabled ?? true,
     access: Object.fromEntries(mounts.map((m) => [m.key, (user?.access[m.key] ?? '') as Level])),
   };
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const v = form.getFieldsValue(true) as Values;
     const access = Object.fromEntries(Object.entries(v.access ?? {}).filter(([, level]) => level !== '')) as Record<
       string,
       'ro' | 'rw'
     >;
     const body: WebdavUserInput = { name: v.name, password: v.password ?? '', enabled: v.enabled, access };
-    setSaving(true);
-    try {
-      if (user) await updateUser(user.key, body);
-      else await addUser(body);
-      errors.clear();
-      void message.success(t('webdav.saved'));
-      onSaved();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (user) await updateUser(user.key, body);
+    else await addUser(body);
+    saved(t('webdav.saved'));
+    onSaved();
   };
   const levels = [
     { value: '', label: t('webdav.access_none') },
@@ -81,65 +68,60 @@ export function UserDialog({ open, user, mounts, onClose, onSaved }: UserDialogP
     { value: 'rw', label: t('webdav.access_rw') },
   ];
   return (
-    <Modal
+    <FormDialog<Values>
       open={open}
       title={t(user ? 'webdav.editUser' : 'webdav.addUser')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: saving, 'data-testid': 'webdav-user-save' }}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      mask={{ closable: false }}
-      destroyOnHidden
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="webdav-user"
+      width={600}
+      initialValues={initial}
     >
-      <Form<Values> form={form} layout="vertical" initialValues={initial} onValuesChange={errors.onValuesChange}>
-        <Form.Item
-          name="name"
-          label={t('webdav.userName')}
-          rules={[
-            { required: true, whitespace: true, message: t('webdav.err_userNameRequired') },
-            {
-              validator: (_, v: string) =>
-                !v?.trim() || isDavUserName(v.trim())
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('webdav.err_userNameInvalid'))),
-            },
-          ]}
-        >
-          <Input maxLength={L.name.max} autoComplete="off" data-testid="webdav-user-name" />
+      <Form.Item
+        name="name"
+        label={t('webdav.userName')}
+        rules={[
+          { required: true, whitespace: true, message: t('webdav.err_userNameRequired') },
+          {
+            validator: (_, v: string) =>
+              !v?.trim() || isDavUserName(v.trim())
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('webdav.err_userNameInvalid'))),
+          },
+        ]}
+      >
+        <Input maxLength={L.name.max} autoComplete="off" data-testid="webdav-user-name" />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label={t('webdav.password')}
+        extra={user ? t('webdav.passwordKeep') : t('webdav.passwordHelp', { min: L.password.min })}
+        rules={[
+          { required: !user, message: t('webdav.err_passwordRequired') },
+          {
+            validator: (_, v: string) =>
+              !v || v.length >= L.password.min
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('webdav.err_passwordTooShort', { min: L.password.min }))),
+          },
+        ]}
+      >
+        <Input.Password maxLength={L.password.max} autoComplete="new-password" data-testid="webdav-user-password" />
+      </Form.Item>
+      <Form.Item name="enabled" label={t('webdav.enabled')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Typography.Text strong>{t('webdav.accessTitle')}</Typography.Text>
+      {mounts.length === 0 && (
+        <Typography.Paragraph type="secondary">{t('webdav.accessNoMounts')}</Typography.Paragraph>
+      )}
+      {mounts.map((m) => (
+        <Form.Item key={m.key} name={['access', m.key]} label={<span className="mono">/{m.name}</span>}>
+          <Select options={levels} style={{ maxWidth: 240 }} data-testid={`webdav-access-${m.name}`} />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('webdav.password')}
-          extra={user ? t('webdav.passwordKeep') : t('webdav.passwordHelp', { min: L.password.min })}
-          rules={[
-            { required: !user, message: t('webdav.err_passwordRequired') },
-            {
-              validator: (_, v: string) =>
-                !v || v.length >= L.password.min
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('webdav.err_passwordTooShort', { min: L.password.min }))),
-            },
-          ]}
-        >
-          <Input.Password maxLength={L.password.max} autoComplete="new-password" data-testid="webdav-user-password" />
-        </Form.Item>
-        <Form.Item name="enabled" label={t('webdav.enabled')} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Typography.Text strong>{t('webdav.accessTitle')}</Typography.Text>
-        {mounts.length === 0 && (
-          <Typography.Paragraph type="secondary">{t('webdav.accessNoMounts')}</Typography.Paragraph>
-        )}
-        {mounts.map((m) => (
-          <Form.Item key={m.key} name={['access', m.key]} label={<span className="mono">/{m.name}</span>}>
-            <Select options={levels} style={{ maxWidth: 240 }} data-testid={`webdav-access-${m.name}`} />
-          </Form.Item>
-        ))}
-      </Form>
-    </Modal>
+      ))}
+    </FormDialog>
   );
 }

@@ -5,6 +5,7 @@ import type { WebdavMount, WebdavUserView } from '@lucky/shared';
 import { Alert, Button, Card, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { ConnectHelp } from './ConnectHelp';
 import { type ConnectTarget, connectLines } from './connectHelp';
 import { errorText } from './errors';
@@ -73,18 +74,13 @@ export default function WebdavScreen() {
         </Space>
       </div>
 
-      {failed !== undefined && (
-        <Alert type="error" showIcon title={t('webdav.loadError')} description={errorText(failed, t)} />
-      )}
-      {st && !st.enabled && (
-        <Alert
-          type="info"
-          showIcon
-          title={t('webdav.moduleDisabled')}
-          description={t('webdav.moduleDisabledHelp')}
-          data-testid="webdav-module-disabled"
-        />
-      )}
+      <ModuleAlerts
+        testId="webdav"
+        loadError={failed !== undefined && { title: t('webdav.loadError'), description: errorText(failed, t) }}
+        off={
+          st && !st.enabled && { title: t('webdav.moduleDisabled'), help: t('webdav.moduleDisabledHelp'), type: 'info' }
+        }
+      />
       {plainPasswords && (
         <Alert
           type="warning"

@@ -3,14 +3,13 @@
 // magic packets on its LAN); the webhook called when a device goes online or offline. Only what
 // changed is sent; a refused value lands beside its field.
 import { WOL_LIMITS as L, WOL_WEBHOOK_VARS, type WolSettings, wolWebhook } from '@lucky/shared';
-import { App, Button, Divider, Form, Input, InputNumber, Modal, Switch } from 'antd';
-import { useState } from 'react';
+import { Divider, Form, Input, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { WebhookFields } from '../../components/webhook/WebhookFields';
 import { testProblems } from '../../components/webhook/webhookForm';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { saveSettings, testWebhook } from './api';
 import {
@@ -33,10 +32,7 @@ export interface SettingsDialogProps {
 
 export function SettingsDialog({ open, settings, onClose, onSaved }: SettingsDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<SettingsFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(860);
   const webhookTest = useWebhookTest('wol');
   const errors = useFormErrors(form, {
     ns: 'wol',
@@ -52,29 +48,17 @@ export function SettingsDialog({ open, settings, onClose, onSaved }: SettingsDia
 
   const current = (): SettingsFormValues => ({ ...initial, ...form.getFieldsValue(true) });
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const patch = settingsPatch(settings, current());
     if (Object.keys(patch).length === 0) {
       onClose();
       return;
     }
     const local = checkSettings(patch);
-    if (local.length > 0) {
-      errors.show(local);
-      return;
-    }
-    setSaving(true);
-    try {
-      await saveSettings(patch);
-      errors.clear();
-      void message.success(t('wol.ui_settingsSaved'));
-      onSaved();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (local.length > 0) return local;
+    await saveSettings(patch);
+    saved(t('wol.ui_settingsSaved'));
+    onSaved();
   };
 
   const runWebhookTest = () => {
@@ -85,105 +69,83 @@ export function SettingsDialog({ open, settings, onClose, onSaved }: SettingsDia
   };
 
   return (
-    <Modal
+    <FormDialog<SettingsFormValues>
       open={open}
       title={t('wol.dialog_settingsTitle')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`wol-settings-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          onClick={() => void submit()}
-          data-testid="wol-settings-save"
-        >
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="wol-settings"
+      width={860}
+      labelWidth={190}
+      className="wol-settings-dialog"
+      name="wolSettings"
+      initialValues={initial}
+      after={webhookTest.resultModal}
     >
-      <Form<SettingsFormValues>
-        form={form}
-        name="wolSettings"
-        initialValues={initial}
-        onValuesChange={errors.onValuesChange}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '190px' }}
-        labelWrap
-        colon={false}
-        data-testid="wol-settings-form"
+      <Form.Item
+        name="refreshSec"
+        label={t('wol.dialog_refreshSec')}
+        extra={t('wol.dialog_refreshSecHelp')}
+        rules={[numberRangeRule(t, L.refreshSec.min, L.refreshSec.max)]}
       >
-        <Form.Item
-          name="refreshSec"
-          label={t('wol.dialog_refreshSec')}
-          extra={t('wol.dialog_refreshSecHelp')}
-          rules={[numberRangeRule(t, L.refreshSec.min, L.refreshSec.max)]}
-        >
-          <InputNumber<number>
-            precision={0}
-            suffix={t('common.secondsShort')}
-            style={{ width: 160 }}
-            data-testid="wol-settings-refresh"
-          />
-        </Form.Item>
-        <Form.Item
-          name="checkTimeoutSec"
-          label={t('wol.dialog_checkTimeout')}
-          rules={[numberRangeRule(t, L.checkTimeoutSec.min, L.checkTimeoutSec.max)]}
-        >
-          <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 160 }} />
-        </Form.Item>
-
-        <Divider titlePlacement="start" className="wol-section">
-          {t('wol.dialog_sectionAgent')}
-        </Divider>
-        <Form.Item
-          name={['agent', 'shutdownEnabled']}
-          label={t('wol.dialog_agentShutdown')}
-          valuePropName="checked"
-          extra={t('wol.dialog_agentShutdownHelp')}
-        >
-          <Switch data-testid="wol-settings-agent" />
-        </Form.Item>
-        {agentShutdown && (
-          <Form.Item
-            name={['agent', 'shutdownCommand']}
-            label={t('wol.dialog_agentCommand')}
-            required
-            rules={[{ required: true, whitespace: true, message: t('wol.err_commandRequired') }]}
-          >
-            <Input className="mono" placeholder="systemctl poweroff" data-testid="wol-settings-agent-command" />
-          </Form.Item>
-        )}
-        <Form.Item
-          name={['agent', 'relayEnabled']}
-          label={t('wol.dialog_agentRelay')}
-          valuePropName="checked"
-          extra={t('wol.dialog_agentRelayHelp')}
-        >
-          <Switch data-testid="wol-settings-relay" />
-        </Form.Item>
-
-        <Divider titlePlacement="start" className="wol-section">
-          {t('wol.dialog_sectionWebhook')}
-        </Divider>
-        <WebhookFields
-          prefix={['webhook']}
-          vars={WEBHOOK_VARS}
-          enabledHelp={t('wol.dialog_webhookHelp')}
-          testing={webhookTest.testing}
-          onTest={runWebhookTest}
-          testId="wol-settings-webhook"
+        <InputNumber<number>
+          precision={0}
+          suffix={t('common.secondsShort')}
+          style={{ width: 160 }}
+          data-testid="wol-settings-refresh"
         />
-      </Form>
-      {webhookTest.resultModal}
-    </Modal>
+      </Form.Item>
+      <Form.Item
+        name="checkTimeoutSec"
+        label={t('wol.dialog_checkTimeout')}
+        rules={[numberRangeRule(t, L.checkTimeoutSec.min, L.checkTimeoutSec.max)]}
+      >
+        <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 160 }} />
+      </Form.Item>
+
+      <Divider titlePlacement="start" className="wol-section">
+        {t('wol.dialog_sectionAgent')}
+      </Divider>
+      <Form.Item
+        name={['agent', 'shutdownEnabled']}
+        label={t('wol.dialog_agentShutdown')}
+        valuePropName="checked"
+        extra={t('wol.dialog_agentShutdownHelp')}
+      >
+        <Switch data-testid="wol-settings-agent" />
+      </Form.Item>
+      {agentShutdown && (
+        <Form.Item
+          name={['agent', 'shutdownCommand']}
+          label={t('wol.dialog_agentCommand')}
+          required
+          rules={[{ required: true, whitespace: true, message: t('wol.err_commandRequired') }]}
+        >
+          <Input className="mono" placeholder="systemctl poweroff" data-testid="wol-settings-agent-command" />
+        </Form.Item>
+      )}
+      <Form.Item
+        name={['agent', 'relayEnabled']}
+        label={t('wol.dialog_agentRelay')}
+        valuePropName="checked"
+        extra={t('wol.dialog_agentRelayHelp')}
+      >
+        <Switch data-testid="wol-settings-relay" />
+      </Form.Item>
+
+      <Divider titlePlacement="start" className="wol-section">
+        {t('wol.dialog_sectionWebhook')}
+      </Divider>
+      <WebhookFields
+        prefix={['webhook']}
+        vars={WEBHOOK_VARS}
+        enabledHelp={t('wol.dialog_webhookHelp')}
+        testing={webhookTest.testing}
+        onTest={runWebhookTest}
+        testId="wol-settings-webhook"
+      />
+    </FormDialog>
   );
 }

@@ -4,9 +4,10 @@
 import { FileTextOutlined, PlusOutlined, RadarChartOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { WolDeviceView } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { Button, Card, Empty, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
 import { RefreshControl } from '../../components/RefreshControl';
 import { formatTime } from '../../components/time';
 import { fetchInterfaces, wolKeys } from './api';
@@ -126,32 +127,19 @@ export default function WolScreen() {
         </Space>
       </div>
 
-      {list.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={t('wol.ui_loadError')}
-          description={errorText(list.error, t)}
-          data-testid="wol-load-error"
-        />
-      )}
-
-      {data && !moduleOn && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('wol.ui_moduleDisabled')}
-          description={t('wol.ui_moduleDisabledHelp')}
-          data-testid="wol-module-disabled"
-          action={
-            <Button type="primary" onClick={() => void toggleModule(true)} data-testid="wol-module-enable">
-              {t('wol.ui_enableModule')}
-            </Button>
+      <ModuleAlerts
+        testId="wol"
+        loadError={list.isError && !data && { title: t('wol.ui_loadError'), description: errorText(list.error, t) }}
+        off={
+          data &&
+          !moduleOn && {
+            title: t('wol.ui_moduleDisabled'),
+            help: t('wol.ui_moduleDisabledHelp'),
+            enable: { text: t('wol.ui_enableModule'), onClick: () => void toggleModule(true) },
           }
-        />
-      )}
-
-      {!data && list.isPending && <Card loading />}
+        }
+        loading={!data && list.isPending}
+      />
 
       {data && devices.length === 0 && (
         <Card>
