@@ -30,7 +30,9 @@ export function TextPreview({ storage, dir, entry, downloadButton, onSaved, onDi
   const dark = useThemeMode().mode === 'dark';
   const codeClass = dark ? 'hljs fb-code-dark' : 'hljs';
   const [file, setFile] = useState<Loaded>({ state: 'loading' });
-  const [html, setHtml] = useState<string | undefined>(undefined);
+  // The colours are kept with the text they were made for: after a save the text changes at
+  // once, and the old colours must not show for even one render (they would be the old text).
+  const [coloured, setColoured] = useState<{ of: string; html: string | undefined } | undefined>(undefined);
   const [editing, setEditing] = useState(false);
   const [generation, setGeneration] = useState(0);
   const tooBig = entry.size > FILEBROWSER_LIMITS.editBytes.max;
@@ -53,18 +55,18 @@ export function TextPreview({ storage, dir, entry, downloadButton, onSaved, onDi
 
   const content = file.state === 'ready' ? file.content : undefined;
   useEffect(() => {
-    setHtml(undefined);
     if (content === undefined) return;
     let current = true;
     // No colours is still a readable file: a grammar that fails to load leaves plain text.
     highlightText(entry.name, content).then(
-      (h) => current && setHtml(h),
+      (h) => current && setColoured({ of: content, html: h }),
       () => undefined,
     );
     return () => {
       current = false;
     };
   }, [entry.name, content]);
+  const html = coloured !== undefined && coloured.of === content ? coloured.html : undefined;
 
   const reload = useCallback(() => {
     setEditing(false);
