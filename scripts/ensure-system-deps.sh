@@ -11,4 +11,4 @@
 # pebble with pebble-challtestsrv (a test ACME CA and its DNS peer, for the ACME client), and for
 # Wake-on-LAN iputils-ping (the ICMP online check without a raw socket of our own) and OpenSSH
 # (the client runs the SSH shutdown; the server is its peer in test/wol.ssh.test.ts).
-exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables nghttp2-client haproxy pdns-server pdns-backend-sqlite3 sqlite3 bind9 gcc libc6-dev coturn nftables conntrack miniupnpd-iptables litmus rclone lftp apache2 pebble iputils-ping openssh-client openssh-server
+exec bash "$(dirname "$0")/ensure-debian-packages.sh" "the tests" chromium fonts-wqy-microhei oathtool openssl tar curl iproute2 iptables nghttp2-client haproxy pdns-server pdns-backend-sqlite3 sqlite3 bind9 gcc libc6-dev binutils coturn nftables conntrack miniupnpd-iptables litmus rclone lftp apache2 pebble iputils-ping openssh-client openssh-server

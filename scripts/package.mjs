@@ -170,7 +170,7 @@ try {
   for (const a of arches) {
     const r = await buildArchive({ root, outDir, version, arch: a, appTree: top });
     console.log(
-      `${path.relative(process.cwd(), r.file) || r.file}  install archive, Node ${r.nodeVersion}, ${(r.size / 1e6).toFixed(2)} MB (${(r.unpacked / 1e6).toFixed(1)} MB unpacked), native helper ${r.native}`,
+      `${path.relative(process.cwd(), r.file) || r.file}  install archive, Node ${r.nodeVersion}, ${(r.size / 1e6).toFixed(2)} MB (${(r.unpacked / 1e6).toFixed(1)} MB unpacked), Node binary ${r.nodeStrip}, native helper ${r.native}`,
     );
   }
 } catch (e) {

@@ -199,6 +199,22 @@ describe('installable archive', () => {
       true,
     );
     expect([...elves].filter(([, m]) => m !== MACHINE[ARCH])).toEqual([]);
+    // Node is shipped stripped (no symbol table, no debug info), and the add-ons still link
+    // against its dynamic symbols: sharp makes an image with the archive's own Node.
+    const sections = (await run('readelf', ['-S', '-W', path.join(top, 'node/bin/node')])).stdout;
+    expect(sections).toContain('.dynsym');
+    expect(sections).not.toMatch(/\.symtab|\.debug_info/);
+    if (ARCH === process.arch) {
+      const png = await run(
+        path.join(top, 'node/bin/node'),
+        [
+          '-e',
+          "require('sharp')({create:{width:2,height:2,channels:3,background:'#000'}}).png().toBuffer().then(b=>console.log(b.subarray(1,4).toString()))",
+        ],
+        { cwd: path.join(top, 'app/packages/server') },
+      );
+      expect(png.stdout.trim()).toBe('PNG');
+    }
     // Production only: a dev dependency of the server and the web's source dependencies are absent.
     const has = (p: string) =>
       fs.stat(path.join(top, 'app/node_modules', p)).then(
