@@ -9,10 +9,15 @@
 # /etc/systemd/system/lucky.service, WorkingDirectory=<prefix>/app,
 # ExecStart=<prefix>/node/bin/node <prefix>/app/packages/server/dist/main.js [-p <port>] -cd <config dir>.
 # Running it twice gives the same result; the config dir is created once (0700) and never changed.
+# For tests only (test/release/unit.test.ts runs the systemd branch on a machine without systemd,
+# with a recording systemctl first in PATH), two environment variables move what it looks at:
+#   LUCKY_INSTALL_SYSTEMD_RUN_DIR  the "systemd is running" directory (default /run/systemd/system)
+#   LUCKY_INSTALL_UNIT_DIR         where the unit file goes (default /etc/systemd/system)
 set -eu
 
 UNIT=lucky
-UNIT_FILE=/etc/systemd/system/$UNIT.service
+SYSTEMD_RUN_DIR=${LUCKY_INSTALL_SYSTEMD_RUN_DIR:-/run/systemd/system}
+UNIT_FILE=${LUCKY_INSTALL_UNIT_DIR:-/etc/systemd/system}/$UNIT.service
 MARKER=.lucky-console
 
 prefix=/opt/lucky-console
@@ -84,7 +89,7 @@ if [ -n "$port" ]; then
 fi
 if [ "$systemd" = auto ]; then
   # sd_booted(3): systemd is running when this directory exists (service.ts asks the same).
-  if [ -d /run/systemd/system ]; then systemd=yes; else systemd=no; fi
+  if [ -d "$SYSTEMD_RUN_DIR" ]; then systemd=yes; else systemd=no; fi
 fi
 is_root() { [ "$(id -u)" = 0 ]; }
 
@@ -98,11 +103,11 @@ uninstall() {
   [ -n "$config_dir" ] || config_dir=$(marker_get config_dir)
   if [ -f "$UNIT_FILE" ] && grep -q "^ExecStart=$prefix/node/bin/node " "$UNIT_FILE"; then
     is_root || die "removing $UNIT_FILE needs root: run it with sudo"
-    if [ -d /run/systemd/system ]; then
+    if [ -d "$SYSTEMD_RUN_DIR" ]; then
       systemctl disable --now "$UNIT.service" >/dev/null 2>&1 || say "note: systemctl could not stop $UNIT.service"
     fi
     rm -f "$UNIT_FILE"
-    if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+    if [ -d "$SYSTEMD_RUN_DIR" ]; then systemctl daemon-reload || true; fi
     say "removed the systemd unit $UNIT_FILE"
   fi
   rm -rf "$prefix/app" "$prefix/node" "$prefix/.new" "$prefix/.old"
@@ -204,7 +209,7 @@ install_release() {
   if [ "$systemd" = yes ]; then
     unit_text >"$UNIT_FILE.tmp"
     mv "$UNIT_FILE.tmp" "$UNIT_FILE"
-    systemctl daemon-reload
+    systemctl daemon-reload || die "systemctl daemon-reload failed"
     systemctl enable "$UNIT.service" >/dev/null 2>&1 || die "systemctl enable $UNIT.service failed"
     systemctl restart "$UNIT.service" || die "systemctl restart $UNIT.service failed (see: journalctl -u $UNIT)"
     say "started the systemd service $UNIT.service (status: systemctl status $UNIT; log: journalctl -u $UNIT)"
