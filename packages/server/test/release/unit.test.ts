@@ -142,7 +142,7 @@ async function systemdMachine(name: string) {
       '#!/bin/sh',
       `if [ -f '${unitFile}' ]; then unit=unit; else unit=no-unit; fi`,
       `printf '%s [%s]\\n' "$*" "$unit" >>'${log}'`,
-      'if [ "$1" = "${SYSTEMCTL_FAIL:-}" ]; then echo "systemctl: $1 refused" >&2; exit 1; fi',
+      'if [ "$1" = "$SYSTEMCTL_FAIL" ]; then echo "systemctl: $1 refused" >&2; exit 1; fi',
       '',
     ].join('\n'),
     { mode: 0o755 },
