@@ -1,110 +1,33 @@
-// The one table of all consoles: name and address, a health badge (why not, in the UI language,
-// and "next try in …" while the server backs off), version, uptime, CPU, memory, module states as
-// small tags with their error counts, certificates close to expiry, last seen; a row expands to
-// each module's detail. Row actions: open (jump-in), refresh now, edit, switch, delete; a row whose
-// certificate is no longer the pinned one offers re-pin. Wide tables scroll sideways on a phone.
-import {
-  DeleteOutlined,
-  EditOutlined,
-  ExportOutlined,
-  MoreOutlined,
-  ReloadOutlined,
-  SafetyCertificateOutlined,
-} from '@ant-design/icons';
-import type { SummaryModule, WanjiConsoleView } from '@lucky/shared';
-import { App, Badge, Button, Descriptions, Dropdown, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { type ReactNode, useEffect, useState } from 'react';
+// The one table of all consoles (wide screens; a phone gets ConsoleCards): name and address, a
+// health badge (why not, in the UI language, and "next try in …" while the server backs off),
+// version, uptime, CPU, memory, module states as small tags with their error counts, certificates
+// close to expiry; a row expands to each module's detail. Row actions: open (jump-in), refresh
+// now, edit, switch, delete; a row whose certificate is no longer the pinned one offers re-pin.
+// Between a phone and a wide screen the table scrolls sideways.
+import type { WanjiConsoleView } from '@lucky/shared';
+import { Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../../components/time';
 import { useWindowSize } from '../../hooks/useWindowSize';
-import { codedText } from '../../i18n/coded';
-import { reasonText } from './errors';
 import {
-  certColor,
-  type DurationUnits,
-  duration,
-  HEALTH_COLOR,
-  healthOf,
-  MODULE_STATE_COLOR,
-  percent,
-  secondsToNextTry,
-  shownModules,
-  size,
-  systemMemoryPercent,
-} from './format';
+  ConsoleActions,
+  ConsoleAddress,
+  ConsoleCerts,
+  ConsoleDetail,
+  ConsoleHealth,
+  ConsoleLoad,
+  ConsoleModules,
+  ConsoleSwitch,
+  type ConsolesListProps,
+  ConsoleUptime,
+  ConsoleVersion,
+} from './consoleParts';
 
-/** The modules without a tag, counted: idle (on, nothing to do) and switched off. */
-function restOfModules(t: (k: string, o?: Record<string, unknown>) => string, mods: SummaryModule[]): string {
-  const shown = new Set(shownModules(mods).map((m) => m.key));
-  const rest = mods.filter((m) => !shown.has(m.key));
-  if (rest.length === 0) return '';
-  const off = rest.filter((m) => m.state === 'disabled').length;
-  return t('wanji_admin.ui_modulesRest', { idle: rest.length - off, off });
-}
-
-export interface ConsolesTableProps {
-  consoles: WanjiConsoleView[];
-  loading: boolean;
-  selected: string[];
-  onSelect: (keys: string[]) => void;
-  onOpen: (c: WanjiConsoleView) => void;
-  onRefresh: (c: WanjiConsoleView) => Promise<unknown>;
-  onEdit: (c: WanjiConsoleView) => void;
-  onToggle: (c: WanjiConsoleView, on: boolean) => unknown;
-  onDelete: (c: WanjiConsoleView) => unknown;
-  onRepin: (c: WanjiConsoleView) => void;
-  empty: ReactNode;
-}
-
-/**
- * "Next try in …" while the server backs off from a console, counting down every second between
- * two reads of the list (only this line re-renders, not the table).
- */
-function NextTry({ c, units }: { c: WanjiConsoleView; units: DurationUnits }) {
-  const { t } = useTranslation();
-  const [now, setNow] = useState(() => Date.now());
-  const backingOff = secondsToNextTry(c, Date.now()) !== undefined;
-  useEffect(() => {
-    if (!backingOff) return;
-    const id = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(id);
-  }, [backingOff]);
-  const wait = secondsToNextTry(c, now);
-  if (wait === undefined) return null;
-  return (
-    <Typography.Text type="secondary" className="wanji-next" data-testid={`wanji-next-${c.key}`}>
-      {wait > 0 ? t('wanji_admin.ui_nextTry', { time: duration(wait, units) }) : t('wanji_admin.ui_tryingNow')}
-    </Typography.Text>
-  );
-}
-
-const moduleName = (t: (k: string, o?: Record<string, unknown>) => string, key: string) =>
-  t(`menu.${key}`, { defaultValue: key });
+export type ConsolesTableProps = ConsolesListProps;
 
 export function ConsolesTable(props: ConsolesTableProps) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
-  // On a phone nothing is pinned: pinned name and action columns would leave no room to scroll.
+  // On a narrow screen nothing is pinned: pinned name and action columns would leave no room to scroll.
   const wide = useWindowSize().width > 768;
-  const [refreshing, setRefreshing] = useState<string | undefined>();
-  const units = {
-    d: t('common.unitDay'),
-    h: t('common.unitHour'),
-    m: t('common.unitMinute'),
-    s: t('common.unitSecond'),
-  };
-  const dash = <Typography.Text type="secondary">-</Typography.Text>;
-  const summaryOr = (c: WanjiConsoleView, show: (s: NonNullable<WanjiConsoleView['summary']>) => ReactNode) =>
-    c.summary ? <span className={c.reachable ? '' : 'wanji-stale'}>{show(c.summary)}</span> : dash;
-
-  const refresh = async (c: WanjiConsoleView) => {
-    setRefreshing(c.key);
-    try {
-      await props.onRefresh(c);
-    } finally {
-      setRefreshing(undefined);
-    }
-  };
 
   return (
     <Table<WanjiConsoleView>
@@ -132,25 +55,10 @@ export function ConsolesTable(props: ConsolesTableProps) {
           render: (_v, c) => (
             <div className="wanji-name">
               <span className="wanji-name-line">
-                <Tooltip title={t(c.enabled ? 'wanji_admin.ui_switchOff' : 'wanji_admin.ui_switchOn')}>
-                  <Switch
-                    size="small"
-                    checked={c.enabled}
-                    onChange={(on) => props.onToggle(c, on)}
-                    aria-label={t('wanji_admin.ui_consoleSwitch')}
-                    data-testid={`wanji-switch-${c.key}`}
-                  />
-                </Tooltip>
+                <ConsoleSwitch c={c} onToggle={props.onToggle} />
                 <Typography.Text strong>{c.name}</Typography.Text>
               </span>
-              <Typography.Text type="secondary" className="wanji-url mono">
-                {c.url}
-              </Typography.Text>
-              {c.note && (
-                <Typography.Text type="secondary" className="wanji-note">
-                  {c.note}
-                </Typography.Text>
-              )}
+              <ConsoleAddress c={c} />
             </div>
           ),
         },
@@ -158,236 +66,34 @@ export function ConsolesTable(props: ConsolesTableProps) {
           title: t('wanji_admin.col_health'),
           key: 'health',
           width: 150,
-          render: (_v, c) => {
-            const health = healthOf(c);
-            return (
-              <div className="wanji-health">
-                <Tag
-                  color={HEALTH_COLOR[health]}
-                  data-testid={`wanji-health-${c.key}`}
-                  data-state={health}
-                  className="wanji-health-tag"
-                >
-                  {t(`wanji_admin.ui_health_${health}`)}
-                </Tag>
-                {!c.reachable && c.enabled && c.reason && c.reason.code !== 'notChecked' && (
-                  <Typography.Text type="danger" className="wanji-reason" data-testid={`wanji-reason-${c.key}`}>
-                    {reasonText(c.reason)}
-                  </Typography.Text>
-                )}
-                {c.enabled && <NextTry c={c} units={units} />}
-                {c.lastSeen && (
-                  <Tooltip title={formatTime(c.lastSeen)}>
-                    <Typography.Text type="secondary" className="wanji-next">
-                      {t('wanji_admin.ui_lastSeen', { time: formatTime(c.lastSeen, 'HH:mm:ss') })}
-                    </Typography.Text>
-                  </Tooltip>
-                )}
-                {health === 'mismatch' && (
-                  <Button
-                    size="small"
-                    icon={<SafetyCertificateOutlined />}
-                    onClick={() => props.onRepin(c)}
-                    data-testid={`wanji-repin-${c.key}`}
-                  >
-                    {t('wanji_admin.ui_repin')}
-                  </Button>
-                )}
-              </div>
-            );
-          },
+          render: (_v, c) => <ConsoleHealth c={c} onRepin={props.onRepin} />,
         },
-        {
-          title: t('wanji_admin.col_version'),
-          key: 'version',
-          width: 82,
-          render: (_v, c) => summaryOr(c, (s) => <span data-testid={`wanji-version-${c.key}`}>{s.version}</span>),
-        },
-        {
-          title: t('wanji_admin.col_uptime'),
-          key: 'uptime',
-          width: 76,
-          render: (_v, c) => summaryOr(c, (s) => duration(s.uptimeSeconds, units)),
-        },
-        {
-          title: t('wanji_admin.col_load'),
-          key: 'load',
-          width: 116,
-          render: (_v, c) =>
-            summaryOr(c, (s) => (
-              <div className="wanji-load">
-                <span>{t('wanji_admin.ui_cpu', { percent: percent(s.cpu.percent) })}</span>
-                <Tooltip title={t('wanji_admin.ui_memoryHelp')}>
-                  <span>
-                    {t('wanji_admin.ui_memory', { size: size(s.memory.rss) })}
-                    <Typography.Text type="secondary"> · {percent(systemMemoryPercent(s.memory))}</Typography.Text>
-                  </span>
-                </Tooltip>
-              </div>
-            )),
-        },
+        { title: t('wanji_admin.col_version'), key: 'version', width: 82, render: (_v, c) => <ConsoleVersion c={c} /> },
+        { title: t('wanji_admin.col_uptime'), key: 'uptime', width: 76, render: (_v, c) => <ConsoleUptime c={c} /> },
+        { title: t('wanji_admin.col_load'), key: 'load', width: 116, render: (_v, c) => <ConsoleLoad c={c} /> },
         {
           title: t('wanji_admin.col_modules'),
           key: 'modules',
           width: 128,
-          render: (_v, c) =>
-            summaryOr(c, (s) => (
-              <span className="wanji-tags" data-testid={`wanji-modules-${c.key}`}>
-                {shownModules(s.modules).map((m) => (
-                  <Tag key={m.key} color={MODULE_STATE_COLOR[m.state]} data-state={m.state}>
-                    {moduleName(t, m.key)}
-                    {m.errors > 0 && (
-                      <Badge count={m.errors} size="small" overflowCount={999} className="wanji-errors" />
-                    )}
-                  </Tag>
-                ))}
-                <Typography.Text
-                  type="secondary"
-                  className="wanji-module-rest"
-                  data-testid={`wanji-modules-rest-${c.key}`}
-                >
-                  {restOfModules(t, s.modules)}
-                </Typography.Text>
-              </span>
-            )),
+          render: (_v, c) => <ConsoleModules c={c} />,
         },
-        {
-          title: t('wanji_admin.col_certs'),
-          key: 'certs',
-          width: 110,
-          render: (_v, c) =>
-            summaryOr(c, (s) =>
-              s.certs.length === 0 ? (
-                <Typography.Text type="secondary">{t('wanji_admin.ui_certsFine')}</Typography.Text>
-              ) : (
-                <span className="wanji-tags">
-                  {s.certs.map((x) => (
-                    <Tag key={x.name} color={certColor(x)}>
-                      {x.daysLeft < 0
-                        ? t('wanji_admin.ui_certExpired', { name: x.name })
-                        : t('wanji_admin.ui_certDays', { name: x.name, count: x.daysLeft })}
-                    </Tag>
-                  ))}
-                </span>
-              ),
-            ),
-        },
+        { title: t('wanji_admin.col_certs'), key: 'certs', width: 110, render: (_v, c) => <ConsoleCerts c={c} /> },
         {
           title: t('common.actions'),
           key: 'actions',
           fixed: wide ? 'right' : undefined,
           width: 120,
           render: (_v, c) => (
-            <Space size={4} wrap>
-              <Button
-                size="small"
-                type="primary"
-                icon={<ExportOutlined />}
-                disabled={!c.enabled}
-                onClick={() => props.onOpen(c)}
-                data-testid={`wanji-open-${c.key}`}
-              >
-                {t('wanji_admin.ui_open')}
-              </Button>
-              <Tooltip title={t('wanji_admin.ui_refreshNow')}>
-                <Button
-                  size="small"
-                  icon={<ReloadOutlined />}
-                  disabled={!c.enabled}
-                  loading={refreshing === c.key}
-                  onClick={() => void refresh(c)}
-                  aria-label={t('wanji_admin.ui_refreshNow')}
-                  data-testid={`wanji-refresh-${c.key}`}
-                />
-              </Tooltip>
-              <Dropdown
-                trigger={['click']}
-                menu={{
-                  items: [
-                    {
-                      key: 'edit',
-                      icon: <EditOutlined />,
-                      label: <span data-testid={`wanji-edit-${c.key}`}>{t('wanji_admin.ui_edit')}</span>,
-                      onClick: () => props.onEdit(c),
-                    },
-                    {
-                      key: 'delete',
-                      danger: true,
-                      icon: <DeleteOutlined />,
-                      label: <span data-testid={`wanji-delete-${c.key}`}>{t('wanji_admin.ui_delete')}</span>,
-                      onClick: () =>
-                        modal.confirm({
-                          title: t('wanji_admin.ui_deleteConfirm', { name: c.name }),
-                          okText: t('wanji_admin.ui_delete'),
-                          okButtonProps: { danger: true },
-                          cancelText: t('common.cancel'),
-                          onOk: () => props.onDelete(c),
-                        }),
-                    },
-                  ],
-                }}
-              >
-                <Button
-                  size="small"
-                  icon={<MoreOutlined />}
-                  aria-label={t('wanji_admin.ui_more')}
-                  data-testid={`wanji-more-${c.key}`}
-                />
-              </Dropdown>
-            </Space>
+            <ConsoleActions
+              c={c}
+              onOpen={props.onOpen}
+              onRefresh={props.onRefresh}
+              onEdit={props.onEdit}
+              onDelete={props.onDelete}
+            />
           ),
         },
       ]}
     />
-  );
-}
-
-/** The expanded row: the machine, then every module with its state, why, and its errors of the last 24 h. */
-function ConsoleDetail({ c }: { c: WanjiConsoleView }) {
-  const { t } = useTranslation();
-  const s = c.summary;
-  if (!s) return <Typography.Text type="secondary">{t('wanji_admin.ui_noSummary')}</Typography.Text>;
-  return (
-    <div className="wanji-detail" data-testid={`wanji-detail-${c.key}`}>
-      <Descriptions
-        size="small"
-        column={{ xs: 1, sm: 2, lg: 4 }}
-        items={[
-          { key: 'host', label: t('wanji_admin.ui_hostname'), children: s.hostname },
-          { key: 'started', label: t('wanji_admin.ui_startedAt'), children: formatTime(s.startedAt) },
-          { key: 'cores', label: t('wanji_admin.ui_cores'), children: s.cpu.cores },
-          {
-            key: 'mem',
-            label: t('wanji_admin.ui_systemMemory'),
-            children: `${size(s.memory.systemTotal - s.memory.systemFree)} / ${size(s.memory.systemTotal)}`,
-          },
-        ]}
-      />
-      <Table
-        size="small"
-        rowKey="key"
-        pagination={false}
-        dataSource={s.modules}
-        className="wanji-modules"
-        columns={[
-          { title: t('wanji_admin.col_module'), key: 'key', render: (_v, m) => moduleName(t, m.key) },
-          {
-            title: t('wanji_admin.col_state'),
-            key: 'state',
-            render: (_v, m) => <Tag color={MODULE_STATE_COLOR[m.state]}>{t(`wanji_admin.ui_state_${m.state}`)}</Tag>,
-          },
-          {
-            title: t('wanji_admin.col_reason'),
-            key: 'reason',
-            render: (_v, m) => (m.reason ? codedText(m.key, 'reason', m.reason) : ''),
-          },
-          {
-            title: t('wanji_admin.col_errors'),
-            key: 'errors',
-            render: (_v, m) => (m.errors > 0 ? <Typography.Text type="danger">{m.errors}</Typography.Text> : 0),
-          },
-        ]}
-      />
-    </div>
   );
 }

@@ -14,13 +14,16 @@ import { formatTime } from '../../components/time';
 import { loginLink } from './api';
 import { BulkBar } from './BulkBar';
 import { type BulkOutcome, BulkResultsDialog } from './BulkResultsDialog';
+import { ConsoleCards } from './ConsoleCards';
 import { ConsoleDialog } from './ConsoleDialog';
 import { ConsolesTable } from './ConsolesTable';
+import type { ConsolesListProps } from './consoleParts';
 import { errorText } from './errors';
 import { jumpIn } from './jumpIn';
 import { LogDrawer } from './LogDrawer';
 import { RepinDialog } from './RepinDialog';
 import { SettingsDialog } from './SettingsDialog';
+import { usePhone } from './usePhone';
 import { useConsoles, useWanjiActions } from './useWanji';
 import './wanji.css';
 
@@ -55,6 +58,7 @@ export default function WanjiAdminScreen() {
   const moduleOn = data?.enabled ?? false;
   const consoles = data?.list ?? [];
   const picked = consoles.filter((c) => selected.includes(c.key));
+  const phone = usePhone();
 
   const toggleModule = async (on: boolean) => {
     setSwitching(true);
@@ -96,6 +100,24 @@ export default function WanjiAdminScreen() {
       {t('wanji_admin.ui_add')}
     </Button>
   );
+
+  // The same list, selection and actions for the table and for the phone's cards.
+  const listProps: ConsolesListProps = {
+    consoles,
+    loading: false,
+    selected,
+    onSelect: setSelected,
+    onOpen: open,
+    onRefresh: actions.refreshNow,
+    onEdit: (c) => setEditing(opened(c)),
+    onToggle: (c, on) => actions.setConsoleEnabled(c.key, on),
+    onDelete: (c) => {
+      setSelected((s) => s.filter((k) => k !== c.key));
+      return actions.remove(c);
+    },
+    onRepin: setRepin,
+    empty: <Empty description={t('wanji_admin.ui_noConsoles')}>{add('wanji-add-first')}</Empty>,
+  };
 
   return (
     <div className="screen wanji-screen" data-testid="wanji_admin-screen">
@@ -175,26 +197,14 @@ export default function WanjiAdminScreen() {
         />
       )}
 
-      {data && (
-        <Card size="small" className="wanji-card">
-          <ConsolesTable
-            consoles={consoles}
-            loading={false}
-            selected={selected}
-            onSelect={setSelected}
-            onOpen={open}
-            onRefresh={actions.refreshNow}
-            onEdit={(c) => setEditing(opened(c))}
-            onToggle={(c, on) => actions.setConsoleEnabled(c.key, on)}
-            onDelete={(c) => {
-              setSelected((s) => s.filter((k) => k !== c.key));
-              return actions.remove(c);
-            }}
-            onRepin={setRepin}
-            empty={<Empty description={t('wanji_admin.ui_noConsoles')}>{add('wanji-add-first')}</Empty>}
-          />
-        </Card>
-      )}
+      {data &&
+        (phone ? (
+          <ConsoleCards {...listProps} />
+        ) : (
+          <Card size="small" className="wanji-card">
+            <ConsolesTable {...listProps} />
+          </Card>
+        ))}
 
       <ConsoleDialog
         key={`console-${editing.seq}`}
