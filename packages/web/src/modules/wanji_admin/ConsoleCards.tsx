@@ -91,13 +91,20 @@ function ConsoleCard({ c, checked, onPick, ...props }: CardProps) {
         <ConsoleAddress c={c} />
       </div>
       <ConsoleHealth c={c} onRepin={props.onRepin} />
-      <div className="wanji-fields">
-        {field(t('wanji_admin.col_version'), <ConsoleVersion c={c} />)}
-        {field(t('wanji_admin.col_uptime'), <ConsoleUptime c={c} />)}
-        {field(t('wanji_admin.col_load'), <ConsoleLoad c={c} />)}
-        {field(t('wanji_admin.col_modules'), <ConsoleModules c={c} />)}
-        {field(t('wanji_admin.col_certs'), <ConsoleCerts c={c} />)}
-      </div>
+      {/* Never read yet: one line instead of five dashes (the table keeps its columns). */}
+      {c.summary ? (
+        <div className="wanji-fields">
+          {field(t('wanji_admin.col_version'), <ConsoleVersion c={c} />)}
+          {field(t('wanji_admin.col_uptime'), <ConsoleUptime c={c} />)}
+          {field(t('wanji_admin.col_load'), <ConsoleLoad c={c} />)}
+          {field(t('wanji_admin.col_modules'), <ConsoleModules c={c} />)}
+          {field(t('wanji_admin.col_certs'), <ConsoleCerts c={c} />)}
+        </div>
+      ) : (
+        <Typography.Text type="secondary" className="wanji-next" data-testid={`wanji-no-summary-${c.key}`}>
+          {t('wanji_admin.ui_noSummary')}
+        </Typography.Text>
+      )}
       <div className="wanji-card-actions">
         <ConsoleActions
           c={c}

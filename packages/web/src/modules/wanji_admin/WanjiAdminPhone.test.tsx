@@ -86,6 +86,7 @@ const moved = consoleView({
   failures: 1,
   reason: { code: 'fingerprintMismatch', params: { seen: FP_NEW }, text: 'mismatch' },
   seenFingerprint: FP_NEW,
+  summary: undefined,
 });
 
 describe('wanji_admin screen on a phone', () => {
@@ -128,28 +129,38 @@ describe('wanji_admin screen on a phone', () => {
       fill(zh.wanji_admin.reason_connectRefused, { host: '10.0.0.9', port: 16601 }),
     );
     expect(within(downCard).getByTestId('wanji-next-c1').textContent).toMatch(/^1分 \d+秒后重试$/);
+  });
 
-    // Certificate changed: re-pin on the card opens the dialog.
-    const movedCard = screen.getByTestId('wanji-card-d1');
-    expect(within(movedCard).getByTestId('wanji-health-d1').getAttribute('data-state')).toBe('mismatch');
-    fireEvent.click(within(movedCard).getByTestId('wanji-repin-d1'));
-    expect((await screen.findByTestId('wanji-repin-new')).textContent).toBe(FP_NEW);
+  it('a card opens to the detail the expanded row shows; a certificate change offers re-pin', async () => {
+    windowOf(390);
+    net.route('api/wanji_admin/consoles', { body: listReply([up, moved]) });
+    renderWithProviders(<WanjiAdminScreen />);
+    const card = await screen.findByTestId('wanji-card-b1');
 
-    // The detail the table's expanded row shows, behind the card's toggle.
+    // The detail, behind the card's toggle.
     expect(screen.queryByTestId('wanji-detail-b1')).toBeNull();
     fireEvent.click(within(card).getByTestId('wanji-detail-toggle-b1'));
     const detail = await within(card).findByTestId('wanji-detail-b1');
     expect(detail.textContent).toContain(zh.wanji_admin.ui_hostname);
     expect(detail.textContent).toContain('nas');
     expect(within(card).getByTestId('wanji-detail-toggle-b1').textContent).toBe(zh.wanji_admin.ui_hideDetail);
+
+    // Never read: one line says so instead of the figures.
+    const movedCard = screen.getByTestId('wanji-card-d1');
+    expect(within(movedCard).getByTestId('wanji-no-summary-d1').textContent).toBe(zh.wanji_admin.ui_noSummary);
+    expect(within(movedCard).queryByTestId('wanji-version-d1')).toBeNull();
+    expect(screen.queryByTestId('wanji-no-summary-b1')).toBeNull();
+    // Certificate changed: re-pin on the card opens the dialog.
+    expect(within(movedCard).getByTestId('wanji-health-d1').getAttribute('data-state')).toBe('mismatch');
+    fireEvent.click(within(movedCard).getByTestId('wanji-repin-d1'));
+    expect((await screen.findByTestId('wanji-repin-new')).textContent).toBe(FP_NEW);
   });
 
-  it("a card's switch, refresh, open, edit and delete do what the row's do", async () => {
+  it("a card's switch, refresh and open do what the row's do", async () => {
     windowOf(390);
     net.route('api/wanji_admin/consoles', { body: listReply([up, down]) });
     net.route('api/wanji_admin/consoles/c1/enable', { body: { ret: 0, console: { ...down, enabled: false } } });
     net.route('api/wanji_admin/consoles/b1/refresh', { body: { ret: 0, console: up } });
-    net.route('api/wanji_admin/consoles/b1', { body: { ret: 0 } });
     net.route('api/wanji_admin/consoles/b1/login-link', {
       body: { ret: 0, url: 'https://192.168.1.2:16601/#/login?ticket=T', expiresAt: '' },
     });
@@ -168,13 +179,25 @@ describe('wanji_admin screen on a phone', () => {
     fireEvent.click(screen.getByTestId('wanji-open-b1'));
     expect(open).toHaveBeenCalledWith('', '_blank');
     await waitFor(() => expect(tab.location.href).toBe('https://192.168.1.2:16601/#/login?ticket=T'));
+  });
+
+  it('a card\'s edit (under "more") opens the console\'s dialog', async () => {
+    windowOf(390);
+    net.route('api/wanji_admin/consoles', { body: listReply([up, down]) });
+    renderWithProviders(<WanjiAdminScreen />);
+    await screen.findByTestId('wanji-card-b1');
 
     fireEvent.click(screen.getByTestId('wanji-more-b1'));
     fireEvent.click(await screen.findByTestId('wanji-edit-b1'));
     expect(((await screen.findByTestId('wanji-console-name')) as HTMLInputElement).value).toBe('NAS');
-    fireEvent.click(screen.getByRole('button', { name: zh.common.cancel }));
-    await waitFor(() => expect(screen.queryByTestId('wanji-console-name')).toBeNull());
+  });
 
+  it('a card\'s delete (under "more") asks, then deletes that console', async () => {
+    windowOf(390);
+    net.route('api/wanji_admin/consoles', { body: listReply([up, down]) });
+    net.route('api/wanji_admin/consoles/b1', { body: { ret: 0 } });
+    renderWithProviders(<WanjiAdminScreen />);
+    await screen.findByTestId('wanji-card-b1');
     fireEvent.click(screen.getByTestId('wanji-more-b1'));
     fireEvent.click(await screen.findByTestId('wanji-delete-b1'));
     const [confirm] = await screen.findAllByText(fill(zh.wanji_admin.ui_deleteConfirm, { name: 'NAS' }));
