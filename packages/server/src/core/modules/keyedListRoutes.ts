@@ -152,7 +152,15 @@ export function addKeyedListRoutes<C, F extends KeyedListField<C>, B, V>(
         const old = find(prev, input.params.key);
         spec.check?.(prev, input.body, old);
         const item = await make(input.body, old.key, old);
-        await save(prev, withItems(prev, itemsOf(prev).map((x) => (x.key === old.key ? item : x))), old.key, true);
+        await save(
+          prev,
+          withItems(
+            prev,
+            itemsOf(prev).map((x) => (x.key === old.key ? item : x)),
+          ),
+          old.key,
+          true,
+        );
         return saved(old.key);
       }),
   });

@@ -11,7 +11,9 @@ import {
 import type { StunRuntime } from './runtime.js';
 
 /** A rule's secrets, by path inside the rule (the keyed-list routes mask and keep them). */
-export const RULE_SECRETS = STUN_SECRETS.filter((p) => p.startsWith('rules.*.')).map((p) => p.replace(/^rules\.\*\./, ''));
+export const RULE_SECRETS = STUN_SECRETS.filter((p) => p.startsWith('rules.*.')).map((p) =>
+  p.replace(/^rules\.\*\./, ''),
+);
 const SETTINGS_SECRETS = STUN_SECRETS.filter((p) => !p.startsWith('rules.'));
 
 export function summaryView(config: StunConfig, rt: StunRuntime | undefined): StunSummary {
