@@ -82,12 +82,13 @@ function setup(initial: Config['gadgets'] = []) {
     const pattern = key === undefined ? path : path.replace(`/gadgets/${key}`, '/gadgets/:key');
     const def = defs.get(`${method} ${pattern}`);
     if (!def) throw new Error(`no route ${method} ${pattern}`);
+    const params: Record<string, string> = key === undefined ? {} : { key: decodeURIComponent(key) };
     try {
       const input = {
         clientIp: '127.0.0.1',
         body: def.body ? parseInput(def.body, body) : body,
         query: {},
-        params: key === undefined ? {} : { key: decodeURIComponent(key) },
+        params,
       };
       const answer = await def.handler({} as never, {} as never, input);
       return { status: 200, body: answer as Record<string, unknown> };
