@@ -50,6 +50,8 @@ export interface KeyedListSpec<C, F extends KeyedListField<C>, B, V> {
   checkChange?: (next: C, prev: C, key: string) => void;
   /** Refuses a delete while something uses the item (throw the module's refusal). */
   inUse?: (config: C, item: KeyedItemOf<C, F>) => void;
+  /** What else goes with a deleted item (users' access to a deleted mount); the list itself is done here. */
+  detach?: (config: C, item: KeyedItemOf<C, F>) => C;
   /** One item as read: `item` has its secrets masked. */
   view: (item: KeyedItemOf<C, F>, config: C) => V;
   /** The answers' field for the item (`rule` → `{ ret: 0, rule }`). */
@@ -192,10 +194,11 @@ export function addKeyedListRoutes<C, F extends KeyedListField<C>, B, V>(
         const prev = api.config();
         const old = find(prev, input.params.key);
         spec.inUse?.(prev, old);
+        const rest = spec.detach ? spec.detach(prev, old) : prev;
         await save(
           prev,
           withItems(
-            prev,
+            rest,
             itemsOf(prev).filter((x) => x.key !== old.key),
           ),
           old.key,
