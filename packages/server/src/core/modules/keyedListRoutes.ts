@@ -93,9 +93,13 @@ export function addKeyedListRoutes<C, F extends KeyedListField<C>, B, V>(
     if (checked) spec.checkChange?.(next, prev, key);
     await api.saveConfig(next);
   };
-  const make = async (body: B, key: string, old: I | undefined): Promise<I> => {
-    const item = spec.make ? await spec.make(body, key, old) : ({ ...body, key } as I);
-    return keepSecrets(item, old, secrets);
+  /** An add (`old` undefined) or an edit: the module's checks, the item made, secrets kept, saved. */
+  const write = async (prev: C, body: B, key: string, old: I | undefined) => {
+    spec.check?.(prev, body, old);
+    const made = spec.make ? await spec.make(body, key, old) : ({ ...body, key } as I);
+    const item = keepSecrets(made, old, secrets);
+    const items = old ? itemsOf(prev).map((x) => (x.key === key ? item : x)) : [...itemsOf(prev), item];
+    await save(prev, withItems(prev, items), key, true);
   };
 
   if (spec.list) {
@@ -124,10 +128,8 @@ export function addKeyedListRoutes<C, F extends KeyedListField<C>, B, V>(
     handler: (_req, _reply, input) =>
       serial(async () => {
         const prev = api.config();
-        spec.check?.(prev, input.body, undefined);
         const key = newKey(itemsOf(prev));
-        const item = await make(input.body, key, undefined);
-        await save(prev, withItems(prev, [...itemsOf(prev), item]), key, true);
+        await write(prev, input.body, key, undefined);
         return saved(key, spec.addAnswersKey ? { key } : {});
       }),
   });
@@ -152,17 +154,7 @@ export function addKeyedListRoutes<C, F extends KeyedListField<C>, B, V>(
       serial(async () => {
         const prev = api.config();
         const old = find(prev, input.params.key);
-        spec.check?.(prev, input.body, old);
-        const item = await make(input.body, old.key, old);
-        await save(
-          prev,
-          withItems(
-            prev,
-            itemsOf(prev).map((x) => (x.key === old.key ? item : x)),
-          ),
-          old.key,
-          true,
-        );
+        await write(prev, input.body, old.key, old);
         return saved(old.key);
       }),
   });
