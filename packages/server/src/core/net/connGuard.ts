@@ -97,6 +97,11 @@ export class ConnectionGuard {
     return this.open;
   }
 
+  /** Every connection admitted and still open (the security lists ask them again: safe/recheck.ts). */
+  *sockets(): IterableIterator<net.Socket> {
+    for (const h of this.holders.values()) yield* h.sockets;
+  }
+
   /** Open connections of this address (its /64 for IPv6). */
   countOf(ip: string): number {
     return this.holders.get(addressKey(ip))?.sockets.size ?? 0;

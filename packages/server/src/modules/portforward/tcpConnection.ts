@@ -31,6 +31,8 @@ export class TcpConnection {
   bytesIn = 0;
   bytesOut = 0;
   private client: net.Socket;
+  /** The accepted socket (`client` may wrap it: TLS, owned buffers), for a reset. */
+  private readonly raw: net.Socket;
   private clientReader: OwnedBufferReader | undefined;
   private target: net.Socket | undefined;
   private pumps: Pump[] = [];
@@ -51,6 +53,7 @@ export class TcpConnection {
     private readonly who: string,
     private readonly release: () => void,
   ) {
+    this.raw = raw;
     const mode = owner.rule.rule.tlsMode;
     if (mode === 'none') {
       // Plain on both sides: read the client into owned buffers (see OwnedBufferReader).
@@ -122,6 +125,27 @@ export class TcpConnection {
       });
     this.destroy();
     return true;
+  }
+
+  /** Still relaying (or about to). */
+  get open(): boolean {
+    return !this.client.destroyed;
+  }
+
+  /**
+   * Ends it with a reset (the security lists refuse the client now): on the socket that holds the
+   * TCP handle, which is `client` after adoption and `raw` under TLS.
+   */
+  reset(): void {
+    for (const s of [this.client, this.raw]) {
+      try {
+        if (!s.destroyed) s.resetAndDestroy();
+        break;
+      } catch {
+        // Not the TCP handle's socket: try the other one.
+      }
+    }
+    this.destroy();
   }
 
   /** Ends the connection now (port closing, rule switched off, address no longer allowed). */
