@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { isIp } from '@lucky/shared';
+import { resetAny } from '../../core/net/connGuard.js';
 import type { ProxyStats } from '../../core/relay/limits.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from '../../core/relay/tcpRelay.js';
 import type { RuleRuntime } from './ruleRuntime.js';
@@ -137,14 +138,7 @@ export class TcpConnection {
    * TCP handle, which is `client` after adoption and `raw` under TLS.
    */
   reset(): void {
-    for (const s of [this.client, this.raw]) {
-      try {
-        if (!s.destroyed) s.resetAndDestroy();
-        break;
-      } catch {
-        // Not the TCP handle's socket: try the other one.
-      }
-    }
+    resetAny(this.client, this.raw);
     this.destroy();
   }
 

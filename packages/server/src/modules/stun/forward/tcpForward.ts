@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { normalizeIp } from '../../../core/http/clientIp.js';
+import { resetAny } from '../../../core/net/connGuard.js';
 import { admit, Occupancy, ProxyStats, type Scope } from '../../../core/relay/limits.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from '../../../core/relay/tcpRelay.js';
 import { type ListsWatch, watchLists } from '../../../core/safe/recheck.js';
@@ -91,15 +92,7 @@ export class TcpForwarder {
       ip,
       client,
       reset: () => {
-        // The TCP handle is the adopted socket's, or still the accepted one's (stream mode).
-        for (const s of [client, raw]) {
-          try {
-            if (!s.destroyed) s.resetAndDestroy();
-            break;
-          } catch {
-            // Not the handle's socket: try the other.
-          }
-        }
+        resetAny(client, raw);
         finish();
       },
     };
