@@ -257,7 +257,10 @@ describe('a block-list entry saved while connections are open', () => {
       (o) => o.length === 3 && o.every((p) => p > 0),
       { what: 'the three connections with their owners' },
     );
-    expect(pids.some((p) => p !== process.pid), `owners ${pids}`).toBe(true);
+    expect(
+      pids.some((p) => p !== process.pid),
+      `owners ${pids}`,
+    ).toBe(true);
     expect(pids).toContain(process.pid);
     const h2Refused = await holdH2(webPort, REFUSED);
     const h2Kept = await holdH2(webPort, KEPT);
