@@ -156,4 +156,18 @@ describe('ModuleHeader', () => {
     setWidth(HEADER_NARROW_WIDTH + 1);
     expect(row.className).not.toContain('module-header-narrow');
   });
+
+  it('leaves "updated at" out on a narrow window only where the screen asks so', () => {
+    setWidth(390);
+    const { container } = renderWithProviders(
+      <>
+        <ModuleHeader title="A" prefix="wol" query={query()} updatedAtKey="wol.ui_updatedAt" wideOnlyUpdatedAt />
+        <ModuleHeader title="B" prefix="pf" query={query()} updatedAtKey="portforward.updatedAt" />
+      </>,
+    );
+    expect(container.querySelector('.wol-updated')).toBeNull();
+    expect(container.querySelector('.pf-updated')).not.toBeNull();
+    setWidth(HEADER_NARROW_WIDTH + 200);
+    expect(container.querySelector('.wol-updated')).not.toBeNull();
+  });
 });

@@ -50,6 +50,8 @@ export interface ModuleHeaderProps {
   query?: ModuleHeaderQuery;
   /** The locale key of "updated at {{time}}"; absent = no such line. */
   updatedAtKey?: string;
+  /** Leave "updated at" out on a narrow window, where the row has no room to spare. */
+  wideOnlyUpdatedAt?: boolean;
   /** The refresh interval picker; absent where the screen refreshes at a fixed pace. */
   interval?: { value: number; onChange: (ms: number) => void };
   /** What the refresh button does; defaults to the query's refetch. Absent both = no button. */
@@ -75,7 +77,7 @@ export function ModuleHeader(p: ModuleHeaderProps) {
         {p.moduleSwitch && <HeaderSwitch {...p.moduleSwitch} />}
       </Space>
       <Space wrap className="module-header-actions">
-        {p.updatedAtKey && updatedAt > 0 && (
+        {p.updatedAtKey && updatedAt > 0 && !(narrow && p.wideOnlyUpdatedAt) && (
           <Typography.Text type="secondary" className={`module-header-updated ${p.prefix}-updated`}>
             {t(p.updatedAtKey, { time: formatTime(updatedAt, 'HH:mm:ss') })}
           </Typography.Text>

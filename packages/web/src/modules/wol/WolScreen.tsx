@@ -84,6 +84,7 @@ export default function WolScreen() {
         }
         query={list}
         updatedAtKey="wol.ui_updatedAt"
+        wideOnlyUpdatedAt
         interval={{ value: intervalMs, onChange: setIntervalMs }}
         compactRefresh
       >
