@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { renderWithProviders } from '../../test/render';
-import { FormDialog, type FormDialogLoad, type FormDialogProps, type SaveHandler } from './FormDialog';
+import { FormDialog, type FormDialogLoad, type FormDialogProps, queryLoad, type SaveHandler } from './FormDialog';
 
 interface Values {
   name: string;
@@ -177,5 +177,20 @@ describe('FormDialog', () => {
     const dialog = await screen.findByTestId('demo-dialog');
     expect(within(dialog).getByTestId('demo-form')).toBeTruthy();
     expect(document.getElementById('demo-save-button')).toBe(screen.getByTestId('demo-save'));
+  });
+
+  it('queryLoad: pending while the query runs, ready with its data, its failure worded by the dialog', () => {
+    const word = (err: unknown) => ({ title: `failed: ${String(err)}` });
+    expect(queryLoad({ isPending: true, isError: false, error: null }, word)).toEqual({
+      ready: false,
+      pending: true,
+      error: undefined,
+    });
+    expect(queryLoad({ data: { a: 1 }, isPending: false, isError: false, error: null }, word).ready).toBe(true);
+    expect(queryLoad({ isPending: false, isError: true, error: 'E' }, word)).toEqual({
+      ready: false,
+      pending: false,
+      error: { title: 'failed: E' },
+    });
   });
 });

@@ -34,6 +34,18 @@ export interface FormDialogLoad {
   error?: { title: ReactNode; description?: ReactNode };
 }
 
+/** The `load` of values a query fetches when the dialog opens; `error` words its failure. */
+export function queryLoad(
+  query: { data?: unknown; isPending: boolean; isError: boolean; error: unknown },
+  error: (err: unknown) => NonNullable<FormDialogLoad['error']>,
+): FormDialogLoad {
+  return {
+    ready: query.data !== undefined,
+    pending: query.isPending,
+    error: query.isError ? error(query.error) : undefined,
+  };
+}
+
 export interface FormDialogProps<V> {
   open: boolean;
   title: ReactNode;

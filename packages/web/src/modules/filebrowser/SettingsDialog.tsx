@@ -5,7 +5,7 @@ import { type FilebrowserSettings, FILEBROWSER_LIMITS as L } from '@lucky/shared
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Divider, Form, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
+import { FormDialog, queryLoad, type SaveHandler } from '../../components/form/FormDialog';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, filebrowserKeys, saveSettings } from './api';
@@ -66,11 +66,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
       testId="fb-settings"
       modalTestId="fb-settings"
       width={620}
-      load={{
-        ready: !!loaded,
-        pending: query.isPending,
-        error: query.isError ? { title: errorText(query.error, t) } : undefined,
-      }}
+      load={queryLoad(query, (err) => ({ title: errorText(err, t) }))}
       initialValues={loaded}
       submitOnEnter
     >
