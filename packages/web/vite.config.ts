@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { localeParts } from './localeParts.ts';
 
 // The vendor groups are split by how often they change and by which route needs
 // them: the login route loads react, the router, i18n and the antd core only;
@@ -30,7 +32,7 @@ export default defineConfig({
   // Relative asset URLs: the console also works under the security entrance
   // (`/<entrance>/`) and behind a reverse proxy with a path prefix.
   base: './',
-  plugins: [react()],
+  plugins: [react(), localeParts(fileURLToPath(new URL('./src/i18n', import.meta.url)))],
   resolve: {
     // `@lucky/shared` points its `development` export at the TypeScript source.
     conditions: ['development', ...defaultClientConditions],

@@ -30,10 +30,11 @@ const findKey = (pattern) => Object.keys(manifest).find((k) => pattern.test(k));
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const entry = closure(entryKey);
 
-/** What the page loads for a screen in the default language (zh_CN). */
-function routeFiles(screenPattern) {
+/** What the page loads for a screen in the default language (zh_CN): the login page only the login part of the messages. */
+function routeFiles(screenPattern, signedIn) {
   const files = new Set(entry);
-  for (const p of [screenPattern, /i18n\/zh_CN\.json$/, /antd\/locale\/zh_CN/, /dayjs\/locale\/zh-cn/]) {
+  const messages = signedIn ? [/locale-part\/zh_CN-login$/, /locale-part\/zh_CN-rest$/] : [/locale-part\/zh_CN-login$/];
+  for (const p of [screenPattern, ...messages, /antd\/locale\/zh_CN/, /dayjs\/locale\/zh-cn/]) {
     const key = findKey(p);
     if (!key) throw new Error(`no chunk for ${p}`);
     for (const f of closure(key)) files.add(f);
@@ -55,7 +56,7 @@ const routes = {
 const menuKey = findKey(/app\/menu\/MenuView\.tsx$/);
 const report = {};
 for (const [name, pattern] of Object.entries(routes)) {
-  const files = routeFiles(pattern);
+  const files = routeFiles(pattern, name !== 'login');
   // Every route but login also shows the menu.
   if (name !== 'login' && menuKey) for (const f of closure(menuKey)) files.add(f);
   report[name] = sum(files);

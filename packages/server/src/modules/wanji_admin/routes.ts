@@ -25,7 +25,7 @@ import {
   wanjiConsoleInputSchema,
   wanjiProbeBodySchema,
 } from '@lucky/shared';
-import yazl from 'yazl';
+import { type ZipEntry, zipWriter } from '../../core/archive/zipWriter.js';
 import type { Routes } from '../../core/http/registry.js';
 import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
@@ -284,18 +284,28 @@ export function registerWanjiAdminRoutes(r: Routes, api: ModuleApi<WanjiAdminCon
       const done = await eachConsole(pick(input.body.keys), (c) => backupOf(c, ms));
       const results = done.map((x) => x.result);
       logBulk('backup', results);
-      const zip = new yazl.ZipFile();
+      const mtime = new Date();
+      const entries: ZipEntry[] = [];
       for (const x of done)
         if (x.value)
-          zip.addBuffer(Buffer.from(x.value.text), `${safeFileName(x.result.name)}.json`, { mtime: new Date() });
-      zip.addBuffer(Buffer.from(`${JSON.stringify(results, null, 2)}\n`), 'results.json', { mtime: new Date() });
-      zip.end();
+          entries.push({
+            kind: 'file',
+            name: `${safeFileName(x.result.name)}.json`,
+            mtime,
+            data: Buffer.from(x.value.text),
+          });
+      entries.push({
+        kind: 'file',
+        name: 'results.json',
+        mtime,
+        data: Buffer.from(`${JSON.stringify(results, null, 2)}\n`),
+      });
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
       return reply
         .header('content-disposition', `attachment; filename="wanji-backup-${stamp}.zip"`)
         .header('cache-control', 'no-store')
         .type('application/zip')
-        .send(zip.outputStream);
+        .send(zipWriter(entries));
     },
   });
 

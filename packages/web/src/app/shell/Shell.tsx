@@ -1,12 +1,13 @@
 // The console frame around every route: top bar, left or top menu, the
 // default-password banner, the log dialog and the lazily loaded screen.
-import { Layout, Spin } from 'antd';
+import { Button, Layout, Result, Spin } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { getItem } from '../../api/storage';
 import { setDisplayTimeZone } from '../../components/time';
 import { useWindowSize } from '../../hooks/useWindowSize';
+import { useRestMessages } from '../../i18n/useRestMessages';
 import { buildMenu, groupKeys, menuPlacement } from '../menu/menuModel';
 import { hasModuleScreen } from '../moduleScreens';
 import { useBaseSettings, useFrontendControl, useModules } from '../queries';
@@ -32,6 +33,23 @@ export function ScreenFallback() {
   );
 }
 
+function MessagesFallback({ failed, retry }: { failed: boolean; retry: () => void }) {
+  const { t } = useTranslation();
+  if (!failed) return <ScreenFallback />;
+  return (
+    <Result
+      status="warning"
+      title={t('shell.messagesFailed')}
+      extra={
+        <Button type="primary" onClick={retry} data-testid="shell-messages-retry">
+          {t('shell.retry')}
+        </Button>
+      }
+      data-testid="shell-messages-failed"
+    />
+  );
+}
+
 export default function Shell() {
   const { pathname } = useLocation();
   const { width } = useWindowSize();
@@ -53,9 +71,12 @@ export default function Shell() {
   const modules = modulesQuery.data?.modules;
   const entries = useMemo(() => buildMenu(modules ?? [], (key) => hasModuleScreen(key)), [modules]);
   const openKeys = frontend.data?.FrontendDisableAutoExpandLeftMenu ? [] : groupKeys(entries);
+  // Past the login page every namespace must be there before anything renders (i18n/parts.ts).
+  const messages = useRestMessages(!isLogin && signedIn);
 
   // Without a token there is nothing to show but the login page.
   if (!isLogin && !signedIn) return <Navigate to="/login" replace />;
+  if (!isLogin && !messages.ready) return <MessagesFallback failed={messages.failed} retry={messages.retry} />;
 
   const onAction = (action: 'log' | 'logout') => {
     if (action === 'logout') logout();
