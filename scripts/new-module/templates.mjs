@@ -243,147 +243,336 @@ export function register${Name}Routes(r: Routes, api: ModuleApi<${Name}Config>):
 }
 `;
 
-  files[`packages/web/src/modules/${key}/${Name}Screen.tsx`] =
-    `// The ${key} screen: the module switch, the item list with each item's switch, and the
-// add / edit dialog. Server refusals land on their field in the user's language.
-import {
-  type ${Name}ItemInput,
-  type ${Name}ItemResponse,
-  type ${Name}ItemView,
-  type ${Name}ListResponse,
-  SECRET_MASK,
-} from '@lucky/shared';
+  files[`packages/web/src/modules/${key}/api.ts`] =
+    `// The ${key} module's calls and the screen's queries. One key root, so every change re-reads all.
+import type { ${Name}ItemInput, ${Name}ItemResponse, ${Name}ListResponse } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Table, Typography } from 'antd';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { del, get, post, put } from '../../api/client';
-import { useFormErrors } from '../../hooks/useFormErrors';
 
 const BASE = 'api/${key}';
-const listKey = ['${key}', 'items'] as const;
+export const ${id}Keys = { all: ['${key}'] as const, items: ['${key}', 'items'] as const };
+const itemPath = (key: string) => \`\${BASE}/items/\${encodeURIComponent(key)}\`;
+
+export const fetchItems = (signal?: AbortSignal) => get<${Name}ListResponse>(\`\${BASE}/items\`, { signal });
+
+/** Adds (no key) or replaces an item. Silent: the dialog shows a refusal beside its field. */
+export const saveItem = (input: ${Name}ItemInput, key?: string) =>
+  key
+    ? put<${Name}ItemResponse>(itemPath(key), input, { silent: true })
+    : post<${Name}ItemResponse>(\`\${BASE}/items\`, input, { silent: true });
+
+export function use${Name}List(intervalMs: number) {
+  return useQuery({
+    queryKey: ${id}Keys.items,
+    queryFn: ({ signal }) => fetchItems(signal),
+    refetchInterval: intervalMs,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** The list's actions, each re-reading the list after it; a failure the request client shows. */
+export function use${Name}Actions() {
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: ${id}Keys.all });
+  const run = async (call: () => Promise<unknown>) => {
+    try {
+      await call();
+    } catch {
+      // Not silent: the request client has shown the failure in the user's language.
+    }
+    await refresh();
+  };
+  return {
+    refresh,
+    setModuleEnabled: (on: boolean) => run(() => put('api/modules/${key}/enabled', { enabled: on })),
+    setItemEnabled: (key: string, on: boolean) => run(() => put(\`\${itemPath(key)}/enable\`, { enabled: on })),
+    remove: (key: string) => run(() => del(itemPath(key))),
+  };
+}
+`;
+
+  files[`packages/web/src/modules/${key}/errors.ts`] =
+    `// Failures of the ${key} calls in the user's language: the server names a stable code (${K}_MESSAGES
+// or a generic one) with its params, read as \`${key}.err_<code>\`.
+import { ${K}_MESSAGES, GENERIC_ISSUE_MESSAGES, type ${Name}IssueCode } from '@lucky/shared';
+import { callErrorText, type Translate } from '../../api/callErrors';
+import { failureText } from '../../hooks/useFormErrors';
+
+const isIssueCode = (c: unknown): c is ${Name}IssueCode =>
+  typeof c === 'string' && (Object.hasOwn(${K}_MESSAGES, c) || Object.hasOwn(GENERIC_ISSUE_MESSAGES, c));
+
+/** What to tell the user about a failed call; undefined when the session ended or the call was cancelled. */
+export function errorText(err: unknown, t: Translate): string | undefined {
+  return callErrorText(err, isIssueCode, (issue) => failureText(t, '${key}', issue));
+}
+`;
+
+  files[`packages/web/src/modules/${key}/ItemDialog.tsx`] =
+    `// Add / edit an item in the shared dialog frame: the form's own checks, then the save; a refusal
+// of the server (a taken name, a bad host) lands beside its field in the user's language.
+import { SECRET_MASK, type ${Name}ItemInput, type ${Name}ItemView } from '@lucky/shared';
+import { Form, Input, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../components/form/FormDialog';
+import { useFormErrors } from '../../hooks/useFormErrors';
+import { saveItem } from './api';
+
+export interface ItemDialogProps {
+  open: boolean;
+  /** The item edited; none = a new one. */
+  item?: ${Name}ItemView;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+const EMPTY: ${Name}ItemInput = { name: '', host: '', secret: '', enabled: true };
+
+export function ItemDialog({ open, item, onClose, onSaved }: ItemDialogProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<${Name}ItemInput>();
+  const errors = useFormErrors(form, { ns: '${key}' });
+  return (
+    <FormDialog<${Name}ItemInput>
+      open={open}
+      title={t(item ? '${key}.edit' : '${key}.add')}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      testId="${key}-item"
+      width={520}
+      initialValues={item ?? EMPTY}
+      onSave={async (saved) => {
+        const { name, host, secret, enabled }: ${Name}ItemInput = form.getFieldsValue(true);
+        await saveItem({ name, host, secret, enabled }, item?.key);
+        saved(t('${key}.saved'));
+        onSaved();
+        return undefined;
+      }}
+    >
+      <Form.Item
+        name="name"
+        label={t('${key}.name')}
+        rules={[{ required: true, whitespace: true, message: t('${key}.err_nameRequired') }]}
+      >
+        <Input data-testid="${key}-name" maxLength={64} />
+      </Form.Item>
+      <Form.Item name="host" label={t('${key}.host')}>
+        <Input data-testid="${key}-host" />
+      </Form.Item>
+      <Form.Item name="secret" label={t('${key}.secret')} extra={t('${key}.secretHint', { mask: SECRET_MASK })}>
+        <Input.Password data-testid="${key}-secret" autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item name="enabled" label={t('${key}.enabled')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </FormDialog>
+  );
+}
+`;
+
+  files[`packages/web/src/modules/${key}/${Name}Screen.tsx`] =
+    `// The ${key} screen: the shared header (module switch, updated-at, refresh) and notices (load
+// failure, module off), the item list with each item's switch, and the add / edit dialog.
+import { PlusOutlined } from '@ant-design/icons';
+import type { ${Name}ItemView } from '@lucky/shared';
+import { Button, Card, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ModuleAlerts } from '../../components/module/ModuleAlerts';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
+import { use${Name}Actions, use${Name}List } from './api';
+import { errorText } from './errors';
+import { ItemDialog } from './ItemDialog';
+
+const DEFAULT_INTERVAL_MS = 5000;
+
+/** The dialog's state: \`seq\` keys it, so each opening starts from a fresh form. */
+interface Editing {
+  seq: number;
+  open: boolean;
+  item?: ${Name}ItemView;
+}
 
 export default function ${Name}Screen() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const list = useQuery({ queryKey: listKey, queryFn: ({ signal }) => get<${Name}ListResponse>(\`\${BASE}/items\`, { signal }) });
-  const [editing, setEditing] = useState<${Name}ItemView | 'new' | undefined>();
-  const [form] = Form.useForm<${Name}ItemInput>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['${key}'] });
-
-  // The one form-error hook: a refusal beside its field in the user's language (${key}.err_<code>),
-  // anything else as a message; a success clears them.
-  const errors = useFormErrors(form, { ns: '${key}' });
-
-  const open = (item: ${Name}ItemView | 'new') => {
-    setEditing(item);
-    form.resetFields();
-    if (item !== 'new') form.setFieldsValue(item);
-  };
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      if (editing === 'new') await post<${Name}ItemResponse>(\`\${BASE}/items\`, values, { silent: true });
-      else if (editing) await put<${Name}ItemResponse>(\`\${BASE}/items/\${encodeURIComponent(editing.key)}\`, values, { silent: true });
-      errors.clear();
-      setEditing(undefined);
-      void message.success(t('${key}.saved'));
-      await refresh();
-    } catch (err) {
-      errors.show(err);
-    }
-  };
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      await refresh();
-    } catch {
-      // Not silent: the request client has shown the failure in the user's language.
-      await refresh();
-    }
-  };
-
+  const [intervalMs, setIntervalMs] = useState(DEFAULT_INTERVAL_MS);
+  const list = use${Name}List(intervalMs);
+  const actions = use${Name}Actions();
+  const moduleSwitch = useModuleSwitch(actions.setModuleEnabled);
+  const [editing, setEditing] = useState<Editing>({ seq: 0, open: false });
+  const open = (item?: ${Name}ItemView) => setEditing((d) => ({ seq: d.seq + 1, open: true, item }));
+  const close = () => setEditing((d) => ({ ...d, open: false }));
   const data = list.data;
+  const moduleOn = data?.enabled ?? false;
+
   return (
-    <Card
-      title={t('menu.${key}')}
-      data-testid="${key}-screen"
-      extra={
-        <Space>
-          <span>{t('${key}.moduleSwitch')}</span>
-          <Switch
-            data-testid="${key}-module-switch"
-            checked={data?.enabled ?? false}
-            loading={list.isLoading}
-            onChange={(on) => act(() => put(\`api/modules/${key}/enabled\`, { enabled: on }))}
-          />
-          <Button type="primary" data-testid="${key}-add" onClick={() => open('new')}>
-            {t('${key}.add')}
-          </Button>
-        </Space>
-      }
-    >
-      <Table<${Name}ItemView>
-        rowKey="key"
-        size="small"
-        loading={list.isLoading}
-        dataSource={data?.list ?? []}
-        locale={{ emptyText: t('${key}.empty') }}
-        columns={[
-          { title: t('${key}.name'), dataIndex: 'name' },
-          { title: t('${key}.host'), dataIndex: 'host', render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text> },
-          {
-            title: t('${key}.enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean, item) => (
-              <Switch size="small" checked={on} onChange={(v) => act(() => put(\`\${BASE}/items/\${encodeURIComponent(item.key)}/enable\`, { enabled: v }))} />
-            ),
-          },
-          {
-            title: t('common.actions'),
-            render: (_v, item) => (
-              <Space>
-                <Button size="small" onClick={() => open(item)}>
-                  {t('${key}.edit')}
-                </Button>
-                <Popconfirm title={t('${key}.deleteConfirm', { name: item.name })} onConfirm={() => act(() => del(\`\${BASE}/items/\${encodeURIComponent(item.key)}\`))}>
-                  <Button size="small" danger>
-                    {t('${key}.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
-      <Modal
-        open={editing !== undefined}
-        title={t(editing === 'new' ? '${key}.add' : '${key}.edit')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        onOk={save}
-        onCancel={() => setEditing(undefined)}
-        destroyOnHidden
+    <div className="screen" data-testid="${key}-screen">
+      <ModuleHeader
+        title={t('menu.${key}')}
+        prefix="${key}"
+        moduleSwitch={
+          data && {
+            checked: moduleOn,
+            onChange: (on) => void moduleSwitch.toggle(on),
+            busy: moduleSwitch.busy,
+            label: t('${key}.moduleSwitch'),
+            testId: '${key}-module-switch',
+            words: { on: t('${key}.moduleOn'), off: t('${key}.moduleOff') },
+          }
+        }
+        query={list}
+        updatedAtKey="${key}.updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
       >
-        <Form form={form} layout="vertical" onValuesChange={errors.onValuesChange} initialValues={{ name: '', host: '', secret: '', enabled: true }}>
-          <Form.Item name="name" label={t('${key}.name')} rules={[{ required: true, message: t('${key}.err_nameRequired') }]}>
-            <Input data-testid="${key}-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="host" label={t('${key}.host')}>
-            <Input data-testid="${key}-host" />
-          </Form.Item>
-          <Form.Item name="secret" label={t('${key}.secret')} extra={t('${key}.secretHint', { mask: SECRET_MASK })}>
-            <Input.Password data-testid="${key}-secret" autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('${key}.enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </Card>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="${key}-add">
+          {t('${key}.add')}
+        </Button>
+      </ModuleHeader>
+
+      <ModuleAlerts
+        testId="${key}"
+        loadError={list.isError && !data && { title: t('${key}.loadError'), description: errorText(list.error, t) }}
+        off={
+          data &&
+          !moduleOn && {
+            title: t('${key}.moduleDisabled'),
+            help: t('${key}.moduleDisabledHelp'),
+            enable: { text: t('${key}.enableModule'), onClick: () => void moduleSwitch.toggle(true) },
+          }
+        }
+        loading={!data && list.isPending}
+      />
+
+      {data && (
+        <Card size="small">
+          <Table<${Name}ItemView>
+            rowKey="key"
+            size="small"
+            dataSource={data.list}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('${key}.empty') }}
+            columns={[
+              { title: t('${key}.name'), dataIndex: 'name' },
+              {
+                title: t('${key}.host'),
+                dataIndex: 'host',
+                render: (h: string) => h || <Typography.Text type="secondary">—</Typography.Text>,
+              },
+              {
+                title: t('${key}.enabled'),
+                dataIndex: 'enabled',
+                render: (on: boolean, item) => (
+                  <Switch
+                    size="small"
+                    checked={on}
+                    onChange={(v) => void actions.setItemEnabled(item.key, v)}
+                    data-testid={\`${key}-item-switch-\${item.key}\`}
+                  />
+                ),
+              },
+              {
+                title: t('common.actions'),
+                render: (_v, item) => (
+                  <Space>
+                    <Button size="small" onClick={() => open(item)} data-testid={\`${key}-edit-\${item.key}\`}>
+                      {t('${key}.edit')}
+                    </Button>
+                    <Popconfirm
+                      title={t('${key}.deleteConfirm', { name: item.name })}
+                      onConfirm={() => actions.remove(item.key)}
+                    >
+                      <Button size="small" danger>
+                        {t('${key}.delete')}
+                      </Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        </Card>
+      )}
+
+      <ItemDialog
+        key={\`item-\${editing.seq}\`}
+        open={editing.open}
+        item={editing.item}
+        onClose={close}
+        onSaved={() => {
+          close();
+          void actions.refresh();
+        }}
+      />
+    </div>
   );
 }
+`;
+
+  files[`packages/web/src/modules/${key}/${Name}Screen.test.tsx`] =
+    `import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetClient } from '../../api/client';
+import { setItem } from '../../api/storage';
+import zh from '../../i18n/zh_CN.json';
+import { type FakeFetch, installFakeFetch } from '../../test/fakeFetch';
+import { renderWithProviders } from '../../test/render';
+import ${Name}Screen from './${Name}Screen';
+
+let net: FakeFetch;
+beforeEach(() => {
+  net = installFakeFetch();
+  resetClient();
+  setItem('token', 't');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const ITEM = { key: 'Sample1', name: 'sample', enabled: true, host: 'nas.lan', secret: '******' };
+const calls = (method: string, path: string) =>
+  net.fn.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init as RequestInit)?.method === method);
+const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body));
+
+describe('${key} screen', () => {
+  it('lists the items and switches the module off in the header and on from the notice', async () => {
+    let on = true;
+    net.route('api/${key}/items', () => ({ body: { ret: 0, enabled: on, list: [ITEM] } }));
+    net.route('api/modules/${key}/enabled', (_url, init) => {
+      on = JSON.parse(String(init.body)).enabled;
+      return { body: { ret: 0, status: { key: '${key}', state: on ? 'running' : 'disabled', enabled: on } } };
+    });
+    renderWithProviders(<${Name}Screen />);
+    expect(await screen.findByText('sample')).toBeTruthy();
+    await userEvent.click(screen.getByTestId('${key}-module-switch'));
+    expect(await screen.findByTestId('${key}-module-disabled')).toBeTruthy();
+    expect(bodyOf(calls('PUT', 'api/modules/${key}/enabled')[0])).toEqual({ enabled: false });
+    await userEvent.click(screen.getByTestId('${key}-module-enable'));
+    await waitFor(() => expect(screen.queryByTestId('${key}-module-disabled')).toBeNull());
+    expect(bodyOf(calls('PUT', 'api/modules/${key}/enabled')[1])).toEqual({ enabled: true });
+  });
+
+  it('shows a refused name beside its field in the user language and keeps the dialog open', async () => {
+    net.route('api/${key}/items', (_url, init) =>
+      init.method === 'POST'
+        ? { status: 400, body: { ret: 1, msg: 'another item has this name', field: 'name', code: 'nameTaken' } }
+        : { body: { ret: 0, enabled: true, list: [ITEM] } },
+    );
+    renderWithProviders(<${Name}Screen />);
+    await userEvent.click(await screen.findByTestId('${key}-add'));
+    await userEvent.click(await screen.findByTestId('${key}-item-save'));
+    expect(await screen.findByText(zh.${key}.err_nameRequired)).toBeTruthy();
+    expect(calls('POST', 'api/${key}/items')).toHaveLength(0);
+    await userEvent.type(screen.getByTestId('${key}-name'), 'sample');
+    await userEvent.click(screen.getByTestId('${key}-item-save'));
+    const name = screen.getByTestId('${key}-name').closest('.ant-form-item') as HTMLElement;
+    expect(await within(name).findByText(zh.${key}.err_nameTaken)).toBeTruthy();
+    expect(bodyOf(calls('POST', 'api/${key}/items')[0])).toEqual({ name: 'sample', host: '', secret: '', enabled: true });
+    expect(screen.getByTestId('${key}-item-form')).toBeTruthy();
+  });
+});
 `;
 
   const locales = {
@@ -391,6 +580,13 @@ export default function ${Name}Screen() {
       menu: Name,
       ns: {
         moduleSwitch: '模块开关',
+        moduleOn: '已开启',
+        moduleOff: '已关闭',
+        updatedAt: '更新于 {{time}}',
+        loadError: '无法读取列表',
+        moduleDisabled: '模块已关闭',
+        moduleDisabledHelp: '模块关闭时条目都不生效',
+        enableModule: '开启模块',
         add: '添加',
         edit: '编辑',
         delete: '删除',
@@ -412,6 +608,13 @@ export default function ${Name}Screen() {
       menu: Name,
       ns: {
         moduleSwitch: 'Module switch',
+        moduleOn: 'On',
+        moduleOff: 'Off',
+        updatedAt: 'Updated at {{time}}',
+        loadError: 'Could not read the list',
+        moduleDisabled: 'The module is off',
+        moduleDisabledHelp: 'No item works while the module is off',
+        enableModule: 'Switch on',
         add: 'Add',
         edit: 'Edit',
         delete: 'Delete',

@@ -72,7 +72,7 @@ export function testModuleContext(
     storages: new StorageRegistry(() => []),
     auth: new ServiceAuth(new FairGate(2), () => ({ maxFailures: 10, lockMs: 60_000 })),
     // No lists outside a server: everyone admitted, failures not counted (tests of core/safe use a real core).
-    safe: { admits: () => true, failure: () => {} },
+    safe: { admits: () => true, failure: () => {}, onChange: () => () => undefined },
     ...overrides,
   };
 }

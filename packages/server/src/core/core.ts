@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { BuiltModule, ModuleKey } from '@lucky/shared';
 import { baseSettingsSchema, safeConfigSchema } from '@lucky/shared';
 import { modules as moduleList } from '../modules/index.js';
@@ -134,6 +135,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
   });
   await safe.start();
+  // A saved change of the lists, exemptions, modes or the LAN rule may refuse what is open now:
+  // listeners ask again (safe/recheck.ts). Every save deep-copies the config, so compare values.
+  store.onChange((next, prev) => {
+    if (next.base.cgnatIsLan !== prev.base.cgnatIsLan || !isDeepStrictEqual(next.safe, prev.safe)) safe.changed();
+  });
   // The core services every module gets through its context (modules/types.ts ModuleServices).
   const ports = new PortRegistry();
   const challenges = new ChallengeBoard();

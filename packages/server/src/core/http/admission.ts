@@ -73,6 +73,7 @@ export function adminAdmission(core: Core): AdmissionRules {
       safe.logRefusal(ip, 'admin', d.rule);
       return false;
     },
+    watch: (cb) => core.safe.onChange(cb),
     isLan: isLanAddress,
     isProxy,
     limits: () => adminLimitsOf(core.store.get().base),

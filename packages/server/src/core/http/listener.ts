@@ -3,6 +3,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import { ConnectionGuard, type ListenerLimits, RefusalLog, reset } from '../net/connGuard.js';
+import { type ListsSubscribe, type ListsWatch, watchLists } from '../safe/recheck.js';
 import type { KeyPair } from '../tls/adminCert.js';
 import { armHandshakeDeadline, checkHeadTimeouts, handshakeDone, setHeaderTimeout } from './deadlines.js';
 import { splitByFirstByte } from './firstByte.js';
@@ -16,6 +17,8 @@ export interface AdmissionRules {
   reachable(ip: string): boolean;
   /** False: the security lists refuse the peer (core/safe); the gate logs it. Absent: no lists here. */
   listed?(ip: string): boolean;
+  /** The lists' change notice (core/safe): open connections are asked `listed` again and refused ones reset. */
+  watch?: ListsSubscribe;
   isLan(ip: string): boolean;
   /** A trusted proxy: it speaks for many clients, so no per-address cap applies to it. */
   isProxy(ip: string): boolean;
@@ -37,6 +40,8 @@ export class DualListener {
   private readonly sockets = new Set<net.Socket>();
   readonly guard: ConnectionGuard;
   private readonly outsideLog: RefusalLog;
+  /** Re-asks the security lists for the open connections when they change (while listening). */
+  lists: ListsWatch | undefined;
 
   /** `sni` may answer a stored certificate for the requested name; without one, `tls` is used. */
   constructor(
@@ -88,7 +93,7 @@ export class DualListener {
   }
 
   listen(port: number, host?: string): Promise<number> {
-    return new Promise((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const onError = (err: Error) => {
         this.server.off('listening', onListening);
         reject(err);
@@ -100,6 +105,20 @@ export class DualListener {
       this.server.once('error', onError);
       this.server.once('listening', onListening);
       this.server.listen({ port, host, ipv6Only: false });
+    }).then((bound) => {
+      this.watchLists();
+      return bound;
+    });
+  }
+
+  private watchLists(): void {
+    const { listed, watch } = this.rules;
+    if (!listed || !watch || this.lists) return;
+    this.lists = watchLists(watch, {
+      open: () => this.guard.sockets(),
+      ipOf: (s) => (s.destroyed ? undefined : s.remoteAddress),
+      admits: (ip) => listed(ip),
+      close: (s) => reset(s),
     });
   }
 
@@ -109,6 +128,8 @@ export class DualListener {
   }
 
   close(): Promise<void> {
+    this.lists?.stop();
+    this.lists = undefined;
     return new Promise((resolve) => {
       this.server.close(() => resolve());
       // Also stops the head time-out checks (they hold a timer each).

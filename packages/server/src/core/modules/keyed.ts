@@ -13,11 +13,14 @@ export function newKey(taken: Iterable<{ key: string }> = []): string {
   }
 }
 
+/** Runs changes one after the other (see serialQueue). */
+export type SerialQueue = <T>(fn: () => Promise<T>) => Promise<T>;
+
 /**
  * One change at a time per module: each change reads the config the previous one saved, so two
  * quick edits cannot both start from the same old list and lose one.
  */
-export function serialQueue(): <T>(fn: () => Promise<T>) => Promise<T> {
+export function serialQueue(): SerialQueue {
   let chain: Promise<unknown> = Promise.resolve();
   return <T>(fn: () => Promise<T>): Promise<T> => {
     const run = chain.then(fn);

@@ -369,6 +369,18 @@ export class ModuleSupervisor implements ActionHost {
       safe: {
         admits: (ip) => this.services.safe.admits(ip, key as BuiltModule),
         failure: (ip) => this.services.safe.failure(ip, key as BuiltModule),
+        onChange: (cb) => {
+          // Tied to this run of the module: stopping it (the signal) unsubscribes, so a module that
+          // forgets cannot leak a subscription per start.
+          if (controller.signal.aborted) return () => undefined;
+          const off = this.services.safe.onChange(cb);
+          const done = () => {
+            controller.signal.removeEventListener('abort', done);
+            off();
+          };
+          controller.signal.addEventListener('abort', done);
+          return done;
+        },
       },
     };
   }

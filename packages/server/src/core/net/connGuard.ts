@@ -97,6 +97,11 @@ export class ConnectionGuard {
     return this.open;
   }
 
+  /** Every connection admitted and still open (the security lists ask them again: safe/recheck.ts). */
+  *sockets(): IterableIterator<net.Socket> {
+    for (const h of this.holders.values()) yield* h.sockets;
+  }
+
   /** Open connections of this address (its /64 for IPv6). */
   countOf(ip: string): number {
     return this.holders.get(addressKey(ip))?.sockets.size ?? 0;
@@ -163,9 +168,30 @@ export class ConnectionGuard {
 
 /** Closes with a reset where the handle allows it (no TIME_WAIT kept on our side), else plainly. */
 export function reset(socket: net.Socket): void {
+  // Without its handle (sent to a helper process, taken over by a wrapper) resetAndDestroy would
+  // emit ERR_SOCKET_CLOSED as an error event: close it plainly.
+  if (!hasHandle(socket)) {
+    socket.destroy();
+    return;
+  }
   try {
     socket.resetAndDestroy();
   } catch {
     socket.destroy();
   }
 }
+
+/**
+ * A reset on whichever of `sockets` holds the TCP handle (a relay's client may be the accepted
+ * socket, the one adopted for owned-buffer reads, or a TLS socket over it); all are destroyed.
+ */
+export function resetAny(...sockets: net.Socket[]): void {
+  const owner = sockets.find((s) => !s.destroyed && hasHandle(s) && isTcpHandle(s));
+  if (owner) reset(owner);
+  for (const s of sockets) s.destroy();
+}
+
+const hasHandle = (s: net.Socket) => (s as unknown as { _handle?: unknown })._handle != null;
+/** A TLS socket's handle is its TLS wrap, on which resetAndDestroy throws. */
+const isTcpHandle = (s: net.Socket) =>
+  (s as unknown as { _handle?: { constructor?: { name?: string } } })._handle?.constructor?.name === 'TCP';

@@ -39,6 +39,8 @@ export function banKeyOf(ip: string): string | null {
 export interface BanEvents {
   banned(key: string, ban: Ban): void;
   expired(key: string): void;
+  /** The set of bans changed (added, lifted, cleared, ended): listeners ask their open connections again. */
+  changed?(): void;
 }
 
 export class BanList {
@@ -209,7 +211,9 @@ export class BanList {
     if (!first.done) this.bans.delete(first.value);
   }
 
+  /** The ban set changed: tell the gate, write the file soon. */
   private scheduleSave(): void {
+    this.events.changed?.();
     if (!this.file || this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;

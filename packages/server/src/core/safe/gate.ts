@@ -54,6 +54,8 @@ export class CoreSafeGate implements SafeGate {
   readonly bans: BanList;
   readonly now: () => number;
   private compiled: Compiled | undefined;
+  private readonly subscribers = new Set<() => void>();
+  private telling = false;
   private refusalLogged = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private readonly isLan: (ip: string) => boolean;
@@ -71,6 +73,7 @@ export class CoreSafeGate implements SafeGate {
           sources: b.sources.join(', '),
         }),
       expired: (key: string) => this.line('info', 'banExpired', { ip: key }),
+      changed: () => this.changed(),
     };
     this.bans = opts.configDir
       ? BanList.inDir(opts.configDir, settings, this.now, events)
@@ -91,6 +94,40 @@ export class CoreSafeGate implements SafeGate {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.bans.flush();
+  }
+
+  /**
+   * `cb` is called when a decision may have changed: the safe config saved with other lists,
+   * exemptions or modes (the core calls `changed`), a ban added, lifted or ended. Called on the
+   * next turn of the event loop, once for a burst of changes: the answer whose guess banned an
+   * address is written before its connections are asked again.
+   */
+  onChange(cb: () => void): () => void {
+    this.subscribers.add(cb);
+    return () => {
+      this.subscribers.delete(cb);
+    };
+  }
+
+  /** Subscribed callbacks now (tests: no leak after modules stop). */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  /** A decision may have changed: tell the subscribers (deferred, coalesced). */
+  changed(): void {
+    if (this.telling || this.subscribers.size === 0) return;
+    this.telling = true;
+    setImmediate(() => {
+      this.telling = false;
+      for (const cb of [...this.subscribers]) {
+        try {
+          cb();
+        } catch (err) {
+          this.opts.log.warn(`safe: a listener failed to re-check its connections: ${(err as Error).message}`);
+        }
+      }
+    });
   }
 
   decide(ip: string, scope: SafeScope): SafeDecisionDetail {

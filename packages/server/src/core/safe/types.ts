@@ -21,6 +21,12 @@ export interface SafeGate {
   admits(ip: string, scope: SafeScope): boolean;
   /** One failed authentication from `ip` (auto-ban counts it; a LAN address only with `banLan`). */
   failure(ip: string, source: SafeFailureSource): void;
+  /**
+   * Tells `cb` when a decision may have changed (lists saved, a ban added / lifted / ended), on a
+   * later turn of the event loop; returns the unsubscribe. Listeners ask `admits` again for what
+   * they hold open (safe/recheck.ts).
+   */
+  onChange(cb: () => void): () => void;
 }
 
 /** What a module gets as `ctx.safe`: the gate bound to its own key. */
@@ -29,4 +35,10 @@ export interface ModuleSafe {
   admits(ip: string): boolean;
   /** A failed authentication of one of this module's users from `ip` (auto-ban). */
   failure(ip: string): void;
+  /**
+   * The lists may decide otherwise now: ask `admits` again for every open connection / session and
+   * close the refused ones (safe/recheck.ts `watchLists`). Returns the unsubscribe; whatever is
+   * still subscribed when the module stops is unsubscribed by the supervisor.
+   */
+  onChange(cb: () => void): () => void;
 }

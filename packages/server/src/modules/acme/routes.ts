@@ -17,15 +17,16 @@ import {
   acmeRevokeBodySchema,
   acmeSettingsPatchSchema,
   acmeWebhook,
-  enabledBodySchema,
   maskSecrets,
   type WebhookTestResponse,
 } from '@lucky/shared';
+import type { z } from 'zod';
 import { createDnsService } from '../../core/dns/index.js';
 import type { Routes } from '../../core/http/registry.js';
 import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { testWebhook } from '../../core/webhook/call.js';
 import { maskTemplate, restoreTemplate, restoreWebhook } from '../../core/webhook/secrets.js';
@@ -50,6 +51,9 @@ function refuse(field: string | undefined, code: AcmeIssueCode, params: Record<s
   if (field === undefined) return new ApiFailure(STATUS[code] ?? 400, 1, msg, undefined, { code, params });
   return fieldFailure({ field, code, params, msg }, STATUS[code] ?? 400);
 }
+
+/** A certificate's body as parsed. */
+type CertificateBody = z.infer<typeof acmeCertificateInputSchema>;
 
 const DNS_TXT_PROVIDERS = createDnsService()
   .kinds()
@@ -201,81 +205,26 @@ export function registerAcmeRoutes(r: Routes, api: ModuleApi<AcmeConfig>, kit: C
     handler: (): AcmeCertificatesResponse => ({ ret: 0, list: certViews(api.config().certificates) }),
   });
 
-  r.add({
-    method: 'GET',
-    path: '/api/acme/certificates/:key',
-    access: 'token',
-    summary: 'ACME: one certificate with its state (polled while its order runs)',
-    handler: (_req, _reply, input): AcmeCertificateResponse => ({
-      ret: 0,
-      certificate: certView(findCert(api.config(), input.params.key)),
-    }),
-  });
-
-  r.add({
-    method: 'POST',
+  /** A certificate as sent: on an edit, the webhook's masked free text takes its stored parts again. */
+  const restored = (body: CertificateBody, old: AcmeCertificate | undefined) =>
+    old ? { ...body, webhook: restoreTemplate(body.webhook, old.webhook, 'webhook.') } : body;
+  addKeyedListRoutes(r, api, {
     path: '/api/acme/certificates',
-    access: 'token',
-    summary: 'ACME: add a certificate (ordered at once while the module runs)',
+    field: 'certificates',
     body: acmeCertificateInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<AcmeCertificateResponse> => {
-        const prev = api.config();
-        check(checkCertificate(input.body, prev));
-        const cert: AcmeCertificate = { ...input.body, key: newKey(prev.certificates) };
-        await api.saveConfig({ ...prev, certificates: [...prev.certificates, cert] });
-        return { ret: 0, certificate: certView(findCert(api.config(), cert.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/acme/certificates/:key',
-    access: 'token',
-    summary: 'ACME: change a certificate (other names order again)',
-    body: acmeCertificateInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<AcmeCertificateResponse> => {
-        const prev = api.config();
-        const old = findCert(prev, input.params.key);
-        const body = { ...input.body, webhook: restoreTemplate(input.body.webhook, old.webhook, 'webhook.') };
-        check(checkCertificate({ ...body, key: old.key }, prev));
-        const cert: AcmeCertificate = { ...body, key: old.key };
-        await api.saveConfig({ ...prev, certificates: prev.certificates.map((c) => (c.key === old.key ? cert : c)) });
-        return { ret: 0, certificate: certView(findCert(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/acme/certificates/:key/enable',
-    access: 'token',
-    summary: 'ACME: switch a certificate on or off (off: not renewed; its store entry stays)',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<AcmeCertificateResponse> => {
-        const prev = api.config();
-        const old = findCert(prev, input.params.key);
-        const certificates = prev.certificates.map((c) =>
-          c.key === old.key ? { ...c, enabled: input.body.enabled } : c,
-        );
-        await api.saveConfig({ ...prev, certificates });
-        return { ret: 0, certificate: certView(findCert(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/acme/certificates/:key',
-    access: 'token',
-    summary: 'ACME: delete a certificate (its running order stops; its store entry goes while the module runs)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = findCert(prev, input.params.key);
-        await api.saveConfig({ ...prev, certificates: prev.certificates.filter((c) => c.key !== old.key) });
-        return { ret: 0 };
-      }),
+    serial,
+    notFound: () => refuse('key', 'certificateNotFound'),
+    check: (prev, body, old) => check(checkCertificate(old ? { ...restored(body, old), key: old.key } : body, prev)),
+    make: (body, key, old): AcmeCertificate => ({ ...restored(body, old), key }),
+    view: (c) => certView(c),
+    answer: 'certificate',
+    summaries: {
+      one: 'ACME: one certificate with its state (polled while its order runs)',
+      add: 'ACME: add a certificate (ordered at once while the module runs)',
+      edit: 'ACME: change a certificate (other names order again)',
+      enable: 'ACME: switch a certificate on or off (off: not renewed; its store entry stays)',
+      delete: 'ACME: delete a certificate (its running order stops; its store entry goes while the module runs)',
+    },
   });
 
   r.add({

@@ -11,14 +11,12 @@ import {
   type CronSettingsResponse,
   type CronTask,
   type CronTaskInput,
-  type CronTaskResponse,
   type CronTaskView,
   cronImportBodySchema,
   cronIssues,
   cronPreviewBodySchema,
   cronSettingsBodySchema,
   cronTaskInputSchema,
-  enabledBodySchema,
   MODULE_KEYS,
 } from '@lucky/shared';
 import type { z } from 'zod';
@@ -26,6 +24,7 @@ import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
 import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { CronRuntime } from './runtime.js';
 import { ExpressionError, parseExpression, previewTimes, zoneKnown } from './schedule.js';
@@ -62,9 +61,10 @@ export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void 
     const rt = api.runtime();
     return rt instanceof CronRuntime ? rt : undefined;
   };
+  const notFound = () => refuse('key', 'taskNotFound', {}, 404);
   const find = (config: CronConfig, key: string) => {
     const task = config.tasks.find((t) => t.key === key);
-    if (!task) throw refuse('key', 'taskNotFound', {}, 404);
+    if (!task) throw notFound();
     return task;
   };
   const uniqueName = (config: CronConfig, name: string, key?: string, field = 'name') => {
@@ -88,7 +88,7 @@ export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void 
   };
   const viewOf = (key: string) => {
     const v = views(api.config()).find((t) => t.key === key);
-    if (!v) throw refuse('key', 'taskNotFound', {}, 404);
+    if (!v) throw notFound();
     return v;
   };
 
@@ -122,69 +122,26 @@ export function registerCronRoutes(r: Routes, api: ModuleApi<CronConfig>): void 
       }),
   });
 
-  r.add({
-    method: 'POST',
+  addKeyedListRoutes(r, api, {
     path: '/api/cron/tasks',
-    access: 'token',
-    summary: 'Cron: add a task (the server assigns its key)',
+    field: 'tasks',
     body: cronTaskInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronTaskResponse> => {
-        const prev = api.config();
-        uniqueName(prev, input.body.name);
-        checkTask(input.body, api.timeZone());
-        const task: CronTask = { ...restoreTask(input.body, undefined), key: newKey(prev.tasks) };
-        await api.saveConfig({ ...prev, tasks: [...prev.tasks, task] });
-        return { ret: 0, task: viewOf(task.key) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/cron/tasks/:key',
-    access: 'token',
-    summary: 'Cron: replace a task (masked secret parts sent back are kept)',
-    body: cronTaskInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronTaskResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        uniqueName(prev, input.body.name, old.key);
-        checkTask(input.body, api.timeZone());
-        const task: CronTask = { ...restoreTask(input.body, old), key: old.key };
-        await api.saveConfig({ ...prev, tasks: prev.tasks.map((t) => (t.key === old.key ? task : t)) });
-        return { ret: 0, task: viewOf(old.key) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/cron/tasks/:key/enable',
-    access: 'token',
-    summary: 'Cron: pause or resume a task (its switch)',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<CronTaskResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const tasks = prev.tasks.map((t) => (t.key === old.key ? { ...t, enabled: input.body.enabled } : t));
-        await api.saveConfig({ ...prev, tasks });
-        return { ret: 0, task: viewOf(old.key) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/cron/tasks/:key',
-    access: 'token',
-    summary: 'Cron: delete a task (a run going on finishes)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, tasks: prev.tasks.filter((t) => t.key !== old.key) });
-        return { ret: 0 };
-      }),
+    serial,
+    notFound,
+    check: (prev, body, old) => {
+      uniqueName(prev, body.name, old?.key);
+      checkTask(body, api.timeZone());
+    },
+    // Secret parts of the free text sent back masked take their stored values (secrets.ts).
+    make: (body, key, old): CronTask => ({ ...restoreTask(body, old), key }),
+    view: (t) => viewOf(t.key),
+    answer: 'task',
+    summaries: {
+      add: 'Cron: add a task (the server assigns its key)',
+      edit: 'Cron: replace a task (masked secret parts sent back are kept)',
+      enable: 'Cron: pause or resume a task (its switch)',
+      delete: 'Cron: delete a task (a run going on finishes)',
+    },
   });
 
   r.add({

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import yazl from 'yazl';
+import { type ZipEntry, zipWriter } from '../../core/archive/zipWriter.js';
 import type { Storage, StorageEntry } from '../../core/storage/types.js';
 
 /** Folders deeper than this are left out. */
@@ -8,11 +8,12 @@ const MAX_DEPTH = 64;
 /**
  * A streamed zip of `entries` (files and folders of one storage; folders with everything below
  * them): stored, not compressed (photos and videos do not shrink, and the CPU stays free), ZIP64
- * where a file or the archive passes 4 GiB. Nothing is buffered beyond the streams' own windows:
- * the folders are walked with `list` as the archive goes, and each file is opened only when yazl
- * reaches it (`addReadStreamLazy`), so one file is open at a time. Aborting `signal` (the client
- * went away) stops the walk and the open read. A failure after the first byte destroys the stream
- * (the client sees a cut download, never a zip that looks whole).
+ * where a file or the archive passes 4 GiB (`core/archive/zipWriter.ts`, CRC-32 by Node's native
+ * zlib). Nothing is buffered beyond the streams' own windows: the folders are walked with `list`
+ * as the client takes the bytes, and each file is opened only when the archive reaches it, so one
+ * file is open at a time. Aborting `signal` (the client went away) stops the walk and the open
+ * read. A failure after the first byte destroys the stream (the client sees a cut download, never
+ * a zip that looks whole).
  */
 export function zipStream(
   storage: Storage,
@@ -21,53 +22,45 @@ export function zipStream(
   /** `true` once every entry went out (a share link counts the download then), `false` on a failure. */
   onDone?: (complete: boolean) => void,
 ): Readable {
-  const zip = new yazl.ZipFile();
-  const out = zip.outputStream as Readable;
-  let failed = false;
-  const fail = (err: unknown) => {
-    if (failed) return;
-    failed = true;
-    if (!out.destroyed) out.destroy(err instanceof Error ? err : new Error(String(err)));
-    onDone?.(false);
-  };
-  zip.on('error', fail);
+  const file = (e: StorageEntry, name: string): ZipEntry => ({
+    kind: 'file',
+    name,
+    mtime: new Date(e.mtimeMs),
+    mode: 0o100644,
+    size: e.size,
+    open: () => storage.read(e.path, { signal }),
+  });
 
-  const add = (e: StorageEntry, name: string): void => {
-    const mtime = new Date(e.mtimeMs);
-    if (e.kind === 'dir') {
-      zip.addEmptyDirectory(name, { mtime });
-      return;
-    }
-    zip.addReadStreamLazy(name, { mtime, compress: false, size: e.size, mode: 0o100644 }, (cb) => {
-      storage.read(e.path, { signal }).then(
-        (stream) => cb(null, stream),
-        (err) => cb(err, undefined as unknown as Readable),
-      );
-    });
-  };
-
-  const walk = async (dir: StorageEntry, name: string, depth: number): Promise<void> => {
+  async function* walk(dir: StorageEntry, name: string, depth: number): AsyncGenerator<ZipEntry> {
     // A loop of symlinks that a storage follows cannot hang the walk.
     if (depth > MAX_DEPTH) return;
-    add(dir, name);
+    yield { kind: 'dir', name, mtime: new Date(dir.mtimeMs) };
     const children = await storage.list(dir.path, { signal });
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const c of children) {
-      if (signal.aborted) return;
-      if (c.kind === 'dir') await walk(c, `${name}${c.name}/`, depth + 1);
-      else add(c, `${name}${c.name}`);
+      signal.throwIfAborted();
+      if (c.kind === 'dir') yield* walk(c, `${name}${c.name}/`, depth + 1);
+      else yield file(c, `${name}${c.name}`);
     }
-  };
+  }
 
-  (async () => {
+  async function* all(): AsyncGenerator<ZipEntry> {
     for (const e of entries) {
-      if (signal.aborted) return;
-      if (e.kind === 'dir') await walk(e, `${e.name}/`, 0);
-      else add(e, e.name);
+      signal.throwIfAborted();
+      if (e.kind === 'dir') yield* walk(e, `${e.name}/`, 0);
+      else yield file(e, e.name);
     }
-    if (failed) return;
-    if (onDone) out.once('end', () => onDone(true));
-    zip.end();
-  })().catch(fail);
+  }
+
+  const out = zipWriter(all());
+  let settled = false;
+  const settle = (complete: boolean) => {
+    if (settled) return;
+    settled = true;
+    onDone?.(complete);
+  };
+  out.once('end', () => settle(true));
+  // An error, or the stream destroyed before its end (the client went away): not complete.
+  out.once('close', () => settle(false));
   return out;
 }

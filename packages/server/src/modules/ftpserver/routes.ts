@@ -4,38 +4,32 @@
 // arrives in plain text and is stored as its scrypt hash; it is read back masked.
 
 import {
-  enabledBodySchema,
   FTPSERVER_SECRETS,
   type FtpserverConfig,
   type FtpserverIssueCode,
   type FtpserverMount,
-  type FtpserverMountResponse,
   type FtpserverMountsResponse,
   type FtpserverMountView,
   type FtpserverSettingsResponse,
   type FtpserverStatusResponse,
-  type FtpserverUser,
-  type FtpserverUserResponse,
   type FtpserverUsersResponse,
-  type FtpserverUserView,
   ftpserverIssues,
   ftpserverMountInputSchema,
   ftpserverSettingsPatchSchema,
   ftpserverSettingsSchema,
   ftpserverUserInputSchema,
-  maskSecrets,
   SECRET_MASK,
 } from '@lucky/shared';
 import { hashPassword } from '../../core/auth/password.js';
 import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { FtpserverRuntime } from './runtime.js';
 
 const userSecrets = FTPSERVER_SECRETS.map((p) => p.replace(/^users\.\*\./, ''));
-const userView = (u: FtpserverUser): FtpserverUserView => maskSecrets(u, userSecrets);
 
 const refuse = (field: string, code: FtpserverIssueCode, params: Record<string, unknown> = {}, status = 400) =>
   fieldFailure({ field, code, params, msg: ftpserverIssues.describe(code, params) }, status);
@@ -45,16 +39,6 @@ export function registerFtpserverRoutes(r: Routes, api: ModuleApi<FtpserverConfi
   const live = () => {
     const rt = api.runtime();
     return rt instanceof FtpserverRuntime ? rt : undefined;
-  };
-  const findUser = (c: FtpserverConfig, key: string) => {
-    const u = c.users.find((x) => x.key === key);
-    if (!u) throw refuse('key', 'userNotFound', {}, 404);
-    return u;
-  };
-  const findMount = (c: FtpserverConfig, key: string) => {
-    const m = c.mounts.find((x) => x.key === key);
-    if (!m) throw refuse('key', 'mountNotFound', { mount: key }, 404);
-    return m;
   };
   /** The stored hash for a password field: the mask keeps `old`, anything else is a new password. */
   const passwordOf = async (given: string, old: string | undefined): Promise<string> => {
@@ -106,157 +90,60 @@ export function registerFtpserverRoutes(r: Routes, api: ModuleApi<FtpserverConfi
 
   // ---- users ----
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/ftpserver/users',
-    access: 'token',
-    summary: 'FTP server: the users (passwords masked)',
-    handler: (): FtpserverUsersResponse => ({ ret: 0, list: api.config().users.map(userView) }),
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/ftpserver/users',
-    access: 'token',
-    summary: 'FTP server: add a user (password in plain text, stored hashed)',
+    field: 'users',
     body: ftpserverUserInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverUserResponse> => {
-        const prev = api.config();
-        const user = {
-          ...input.body,
-          key: newKey(prev.users),
-          password: await passwordOf(input.body.password, undefined),
-        };
-        await api.saveConfig({ ...prev, users: [...prev.users, user] });
-        return { ret: 0, user: userView(findUser(api.config(), user.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/ftpserver/users/:key',
-    access: 'token',
-    summary: 'FTP server: replace a user (the password sent back masked is kept)',
-    body: ftpserverUserInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverUserResponse> => {
-        const prev = api.config();
-        const old = findUser(prev, input.params.key);
-        const user = { ...input.body, key: old.key, password: await passwordOf(input.body.password, old.password) };
-        await api.saveConfig({ ...prev, users: prev.users.map((u) => (u.key === old.key ? user : u)) });
-        return { ret: 0, user: userView(findUser(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/ftpserver/users/:key/enable',
-    access: 'token',
-    summary: 'FTP server: switch a user on or off (off closes the user’s sessions)',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverUserResponse> => {
-        const prev = api.config();
-        const old = findUser(prev, input.params.key);
-        const users = prev.users.map((u) => (u.key === old.key ? { ...u, enabled: input.body.enabled } : u));
-        await api.saveConfig({ ...prev, users });
-        return { ret: 0, user: userView(findUser(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/ftpserver/users/:key',
-    access: 'token',
-    summary: 'FTP server: delete a user (its sessions are closed)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = findUser(prev, input.params.key);
-        await api.saveConfig({ ...prev, users: prev.users.filter((u) => u.key !== old.key) });
-        return { ret: 0 };
-      }),
+    serial,
+    notFound: () => refuse('key', 'userNotFound', {}, 404),
+    make: async (body, key, old) => ({ ...body, key, password: await passwordOf(body.password, old?.password) }),
+    view: (u) => u,
+    secrets: userSecrets,
+    answer: 'user',
+    list: {
+      summary: 'FTP server: the users (passwords masked)',
+      answer: (_config, list): FtpserverUsersResponse => ({ ret: 0, list }),
+    },
+    summaries: {
+      add: 'FTP server: add a user (password in plain text, stored hashed)',
+      edit: 'FTP server: replace a user (the password sent back masked is kept)',
+      enable: 'FTP server: switch a user on or off (off closes the user’s sessions)',
+      delete: 'FTP server: delete a user (its sessions are closed)',
+    },
   });
 
   // ---- mounts ----
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/ftpserver/mounts',
-    access: 'token',
-    summary: 'FTP server: the mounts, with their storages’ names and state',
-    handler: (): FtpserverMountsResponse => ({ ret: 0, list: api.config().mounts.map(mountView) }),
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/ftpserver/mounts',
-    access: 'token',
-    summary: 'FTP server: add a mount (a storage under a folder name at the root)',
+    field: 'mounts',
     body: ftpserverMountInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverMountResponse> => {
-        const prev = api.config();
-        const mount = { ...input.body, key: newKey(prev.mounts) };
-        await api.saveConfig({ ...prev, mounts: [...prev.mounts, mount] });
-        return { ret: 0, mount: mountView(findMount(api.config(), mount.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/ftpserver/mounts/:key',
-    access: 'token',
-    summary: 'FTP server: replace a mount',
-    body: ftpserverMountInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverMountResponse> => {
-        const prev = api.config();
-        const old = findMount(prev, input.params.key);
-        const mount = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, mounts: prev.mounts.map((m) => (m.key === old.key ? mount : m)) });
-        return { ret: 0, mount: mountView(findMount(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/ftpserver/mounts/:key/enable',
-    access: 'token',
-    summary: 'FTP server: switch a mount on or off (off hides it from every user)',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<FtpserverMountResponse> => {
-        const prev = api.config();
-        const old = findMount(prev, input.params.key);
-        const mounts = prev.mounts.map((m) => (m.key === old.key ? { ...m, enabled: input.body.enabled } : m));
-        await api.saveConfig({ ...prev, mounts });
-        return { ret: 0, mount: mountView(findMount(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/ftpserver/mounts/:key',
-    access: 'token',
-    summary: 'FTP server: delete a mount (and every user’s access to it)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = findMount(prev, input.params.key);
-        const without = <T extends Record<string, unknown>>(access: T): T => {
-          const { [old.key]: _gone, ...rest } = access;
-          return rest as T;
-        };
-        await api.saveConfig({
-          ...prev,
-          mounts: prev.mounts.filter((m) => m.key !== old.key),
-          users: prev.users.map((u) => ({ ...u, access: without(u.access) })),
-          anonymous: { ...prev.anonymous, access: without(prev.anonymous.access) },
-        });
-        return { ret: 0 };
-      }),
+    serial,
+    notFound: (key) => refuse('key', 'mountNotFound', { mount: key }, 404),
+    // Every user's access to the mount goes with it, the anonymous user's too.
+    detach: (prev, old) => {
+      const without = <T extends Record<string, unknown>>(access: T): T => {
+        const { [old.key]: _gone, ...rest } = access;
+        return rest as T;
+      };
+      return {
+        ...prev,
+        users: prev.users.map((u) => ({ ...u, access: without(u.access) })),
+        anonymous: { ...prev.anonymous, access: without(prev.anonymous.access) },
+      };
+    },
+    view: mountView,
+    answer: 'mount',
+    list: {
+      summary: 'FTP server: the mounts, with their storages’ names and state',
+      answer: (_config, list): FtpserverMountsResponse => ({ ret: 0, list }),
+    },
+    summaries: {
+      add: 'FTP server: add a mount (a storage under a folder name at the root)',
+      edit: 'FTP server: replace a mount',
+      enable: 'FTP server: switch a mount on or off (off hides it from every user)',
+      delete: 'FTP server: delete a mount (and every user’s access to it)',
+    },
   });
 
   // ---- live state ----

@@ -7,6 +7,7 @@ import type { Coded, FtpserverConfig, FtpserverStatusView } from '@lucky/shared'
 import { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime, ModuleState } from '../../core/modules/types.js';
 import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
+import { type ListsWatch, watchLists } from '../../core/safe/recheck.js';
 import type { StorageInfo } from '../../core/storage/types.js';
 import { FtpEngine } from './ftp/engine.js';
 import type { FtpSession } from './ftp/session.js';
@@ -26,6 +27,8 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
   private binder: PortBinder | undefined;
   private server: net.Server | undefined;
   private bindState: BindState | undefined;
+  /** The global security lists' changes close refused sessions, as the module's own lists do on a reload. */
+  private lists: ListsWatch | undefined;
   readonly log: RuleLog;
 
   constructor(
@@ -52,6 +55,14 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
       log: this.log,
       limits: this.opts.limits,
       timeouts: this.opts.timeouts,
+    });
+    const engine = this.engine;
+    this.lists = watchLists(this.ctx.safe.onChange, {
+      open: () => engine.sessions,
+      // A PASS under check asks the lists itself right after its 530 (accessCommands.ts).
+      ipOf: (s) => (s.isClosed || s.loginUnderWay ? undefined : s.ip),
+      admits: (ip) => this.ctx.safe.admits(ip),
+      close: (s) => engine.closeChanged(s),
     });
     await this.listen(config);
   }
@@ -131,6 +142,8 @@ export class FtpserverRuntime implements ModuleRuntime<FtpserverConfig> {
   }
 
   async stop(): Promise<void> {
+    this.lists?.stop();
+    this.lists = undefined;
     this.engine?.closeAll();
     await this.closeListener();
     this.engine?.log(4, 'stopped', {});

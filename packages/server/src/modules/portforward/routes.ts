@@ -1,23 +1,19 @@
 import {
-  enabledBodySchema,
-  keepSecrets,
-  PORTFORWARD_SECRETS,
   type PortforwardConfig,
   type PortforwardListResponse,
   type PortforwardLogsResponse,
-  type PortforwardRuleAddedResponse,
-  type PortforwardRuleResponse,
   type PortforwardSettingsResponse,
   portforwardLogsQuerySchema,
   portforwardRuleInputSchema,
   portforwardSettingsPatchSchema,
 } from '@lucky/shared';
 import type { Routes } from '../../core/http/registry.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { checkChange, refuse } from './checks.js';
 import { PortforwardRuntime } from './runtime.js';
-import { ruleView, settingsView, summaryView } from './views.js';
+import { RULE_SECRETS, ruleView, settingsView, summaryView } from './views.js';
 
 /**
  * REST calls of the port-forwarding module; see docs/API.md, section "Port forwarding". Bodies
@@ -31,100 +27,35 @@ export function registerPortforwardRoutes(r: Routes, api: ModuleApi<PortforwardC
     const rt = api.runtime();
     return rt instanceof PortforwardRuntime ? rt : undefined;
   };
+  const notFound = () => refuse('key', 'ruleNotFound');
   const find = (config: PortforwardConfig, key: string) => {
     const rule = config.rules.find((x) => x.key === key);
-    if (!rule) throw refuse('key', 'ruleNotFound');
+    if (!rule) throw notFound();
     return rule;
   };
-  /** Check → save (the supervisor keeps secrets sent back masked, applies, then writes the file). */
-  const save = async (prev: PortforwardConfig, next: PortforwardConfig, focus?: string) => {
-    checkChange(keepSecrets(next, prev, PORTFORWARD_SECRETS), prev, focus);
-    await api.saveConfig(next);
-  };
-  const view = (key: string) => ruleView(find(api.config(), key), live());
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/portforward/rules',
-    access: 'token',
-    summary: 'Port forwarding: rules with live figures per rule and port, and the last log lines',
-    handler: (): PortforwardListResponse => {
-      const config = api.config();
-      const rt = live();
-      return { ret: 0, summary: summaryView(config, rt), list: config.rules.map((x) => ruleView(x, rt)) };
+    field: 'rules',
+    body: portforwardRuleInputSchema,
+    serial,
+    notFound,
+    secrets: RULE_SECRETS,
+    checkChange,
+    view: (rule) => ruleView(rule, live()),
+    answer: 'rule',
+    addAnswersKey: true,
+    list: {
+      summary: 'Port forwarding: rules with live figures per rule and port, and the last log lines',
+      answer: (config, list): PortforwardListResponse => ({ ret: 0, summary: summaryView(config, live()), list }),
     },
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/portforward/rules',
-    access: 'token',
-    summary: 'Port forwarding: add a rule (the server assigns its key)',
-    body: portforwardRuleInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<PortforwardRuleAddedResponse> => {
-        const prev = api.config();
-        const key = newKey(prev.rules);
-        await save(prev, { ...prev, rules: [...prev.rules, { ...input.body, key }] }, key);
-        return { ret: 0, key, rule: view(key) };
-      }),
-  });
-
-  r.add({
-    method: 'GET',
-    path: '/api/portforward/rules/:key',
-    access: 'token',
-    summary: 'Port forwarding: one rule with live figures',
-    handler: (_req, _reply, input): PortforwardRuleResponse => ({ ret: 0, rule: view(input.params.key) }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/portforward/rules/:key',
-    access: 'token',
-    summary: 'Port forwarding: replace a rule (untouched ports keep their connections; a key sent back masked is kept)',
-    body: portforwardRuleInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<PortforwardRuleResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const rule = { ...input.body, key: old.key };
-        await save(prev, { ...prev, rules: prev.rules.map((x) => (x.key === old.key ? rule : x)) }, old.key);
-        return { ret: 0, rule: view(old.key) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/portforward/rules/:key',
-    access: 'token',
-    summary: 'Port forwarding: delete a rule (its ports close, its log is dropped)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, rules: prev.rules.filter((x) => x.key !== old.key) });
-        return { ret: 0 };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/portforward/rules/:key/enable',
-    access: 'token',
-    summary: 'Port forwarding: switch a rule on or off',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<PortforwardRuleResponse> => {
-        const { enabled } = input.body;
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const next = { ...prev, rules: prev.rules.map((x) => (x.key === old.key ? { ...x, enabled } : x)) };
-        // Switching off never conflicts with anything; switching on is checked like an edit.
-        if (enabled) await save(prev, next, old.key);
-        else await api.saveConfig(next);
-        return { ret: 0, rule: view(old.key) };
-      }),
+    summaries: {
+      add: 'Port forwarding: add a rule (the server assigns its key)',
+      one: 'Port forwarding: one rule with live figures',
+      edit: 'Port forwarding: replace a rule (untouched ports keep their connections; a key sent back masked is kept)',
+      delete: 'Port forwarding: delete a rule (its ports close, its log is dropped)',
+      enable: 'Port forwarding: switch a rule on or off',
+    },
   });
 
   r.add({
@@ -174,7 +105,10 @@ export function registerPortforwardRoutes(r: Routes, api: ModuleApi<PortforwardC
     handler: (_req, _reply, input) =>
       serial(async (): Promise<PortforwardSettingsResponse> => {
         const prev = api.config();
-        await save(prev, { ...prev, ...input.body });
+        // The rules are the stored ones (secrets in place): only the limits across them are checked.
+        const next = { ...prev, ...input.body };
+        checkChange(next, prev);
+        await api.saveConfig(next);
         const saved = api.config();
         return { ret: 0, settings: settingsView(saved), summary: summaryView(saved, live()) };
       }),

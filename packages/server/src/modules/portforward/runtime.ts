@@ -9,9 +9,12 @@ import {
   proxySpecs,
 } from '@lucky/shared';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
+import { type ListsWatch, watchLists } from '../../core/safe/recheck.js';
 import { type ModuleShared, moduleScope, RuleRuntime, setModuleCaps } from './ruleRuntime.js';
+import type { TcpConnection } from './tcpConnection.js';
 import { TcpProxy } from './tcpProxy.js';
 import { UdpProxy } from './udpProxy.js';
+import type { UdpSession } from './udpSession.js';
 
 export type Proxy = TcpProxy | UdpProxy;
 
@@ -38,6 +41,8 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
   private readonly proxies = new Map<string, Proxy>();
   private queue: Promise<void> = Promise.resolve();
   private sampler: NodeJS.Timeout | undefined;
+  /** The security lists' changes reach every proxy's open connections and sessions. */
+  private lists: ListsWatch | undefined;
 
   constructor(private readonly ctx: ModuleContext) {
     this.shared = {
@@ -50,6 +55,18 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
   }
 
   async start(config: PortforwardConfig): Promise<void> {
+    // As at accept (tcpProxy / udpProxy: the lists first): a refused client's TCP connection is
+    // reset, its UDP session dropped (its next datagram finds no session and is refused).
+    this.lists = watchLists<TcpConnection | UdpSession>(this.ctx.safe.onChange, {
+      open: () => {
+        const all: (TcpConnection | UdpSession)[] = [];
+        for (const p of this.proxies.values()) for (const x of p.held()) all.push(x);
+        return all;
+      },
+      ipOf: (x) => ('closed' in x ? (x.closed ? undefined : x.ip) : x.open ? x.ip : undefined),
+      admits: (ip) => this.ctx.safe.admits(ip),
+      close: (x) => ('closed' in x ? x.close('sessionRevoked') : x.reset()),
+    });
     await this.apply(config);
     this.sampler = this.ctx.setInterval(() => {
       for (const p of this.proxies.values()) p.stats.sample();
@@ -63,6 +80,7 @@ export class PortforwardRuntime implements ModuleRuntime<PortforwardConfig> {
 
   async stop(): Promise<void> {
     clearInterval(this.sampler);
+    this.lists?.stop();
     await this.serial(async () => {
       await Promise.all([...this.proxies.values()].map((p) => p.close()));
       this.proxies.clear();

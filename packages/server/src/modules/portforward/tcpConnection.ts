@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { isIp } from '@lucky/shared';
+import { resetAny } from '../../core/net/connGuard.js';
 import type { ProxyStats } from '../../core/relay/limits.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from '../../core/relay/tcpRelay.js';
 import type { RuleRuntime } from './ruleRuntime.js';
@@ -31,6 +32,8 @@ export class TcpConnection {
   bytesIn = 0;
   bytesOut = 0;
   private client: net.Socket;
+  /** The accepted socket (`client` may wrap it: TLS, owned buffers), for a reset. */
+  private readonly raw: net.Socket;
   private clientReader: OwnedBufferReader | undefined;
   private target: net.Socket | undefined;
   private pumps: Pump[] = [];
@@ -51,6 +54,7 @@ export class TcpConnection {
     private readonly who: string,
     private readonly release: () => void,
   ) {
+    this.raw = raw;
     const mode = owner.rule.rule.tlsMode;
     if (mode === 'none') {
       // Plain on both sides: read the client into owned buffers (see OwnedBufferReader).
@@ -122,6 +126,20 @@ export class TcpConnection {
       });
     this.destroy();
     return true;
+  }
+
+  /** Still relaying (or about to). */
+  get open(): boolean {
+    return !this.client.destroyed;
+  }
+
+  /**
+   * Ends it with a reset (the security lists refuse the client now): on the socket that holds the
+   * TCP handle, which is `client` after adoption and `raw` under TLS.
+   */
+  reset(): void {
+    resetAny(this.client, this.raw);
+    this.destroy();
   }
 
   /** Ends the connection now (port closing, rule switched off, address no longer allowed). */

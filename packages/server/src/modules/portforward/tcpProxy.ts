@@ -103,6 +103,11 @@ export class TcpProxy implements ConnectionOwner {
     return this.conns.size;
   }
 
+  /** The open connections (the security lists ask them again when they change). */
+  held(): Iterable<TcpConnection> {
+    return this.conns;
+  }
+
   connectionClosed(conn: TcpConnection): void {
     if (this.conns.delete(conn)) this.stats.connections = this.conns.size;
     if (this.conns.size === 0) this.stopIdleSweep();

@@ -92,6 +92,11 @@ export class UdpProxy {
     }
   }
 
+  /** The open sessions (the security lists ask them again when they change). */
+  held(): Iterable<UdpSession> {
+    return this.sessions.values();
+  }
+
   sessionClosed(session: UdpSession): void {
     if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
     this.stats.sessions = this.sessions.size;

@@ -1,6 +1,5 @@
 import {
   type CodedText,
-  maskSecrets,
   PORTFORWARD_SECRETS,
   type PortforwardConfig,
   type PortforwardProxyStatus,
@@ -15,8 +14,8 @@ import { usesCertStore } from './ruleTls.js';
 import { type PortforwardRuntime, reason } from './runtime.js';
 import { TcpProxy } from './tcpProxy.js';
 
-/** The secrets of one rule, by path inside the rule (`tlsKey`). */
-const RULE_SECRETS = PORTFORWARD_SECRETS.map((p) => p.replace(/^rules\.\*\./, ''));
+/** The secrets of one rule, by path inside the rule (`tlsKey`): the keyed-list routes mask and keep them. */
+export const RULE_SECRETS = PORTFORWARD_SECRETS.map((p) => p.replace(/^rules\.\*\./, ''));
 
 /** The list summary when the runtime is not there (module switched off, or failed to start). */
 function idleSummary(config: PortforwardConfig): PortforwardSummary {
@@ -50,7 +49,8 @@ const coded = (r: CodedText | undefined) => (r ? { reason: { code: r.code, param
 /**
  * A rule with its live figures, per port and summed. Ports of a rule that is off (or of a
  * module that is off) are listed as stopped, so the list always shows what the rule means.
- * Secrets read as SECRET_MASK (set) or '' (not set); reasons are code + params + English.
+ * `rule` comes with its secrets masked (SECRET_MASK when set, '' when not); reasons are code +
+ * params + English.
  */
 export function ruleView(rule: PortforwardRule, rt: PortforwardRuntime | undefined): PortforwardRuleView {
   const live = rt?.proxiesOf(rule.key) ?? new Map();
@@ -94,7 +94,7 @@ export function ruleView(rule: PortforwardRule, rt: PortforwardRuntime | undefin
   }
   const log = rt?.rule(rule.key)?.log;
   return {
-    ...maskSecrets(rule, RULE_SECRETS),
+    ...rule,
     state,
     ...coded(why),
     connections: sum((p) => p.connections),

@@ -9,8 +9,9 @@ import { CertResolver, type CertSource } from '../../core/certs/resolver.js';
 import type { LoadedCert } from '../../core/certs/store.js';
 import { setAdminRelay } from '../../core/http/adminRelay.js';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
-import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
+import { ConnectionGuard, defaultLimits, reset } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import { watchLists } from '../../core/safe/recheck.js';
 import { HttpListener } from '../../core/serve/listener.js';
 import type { SiteLog, SiteLogs } from './accessLog.js';
 import { createHandlers, type RuleState } from './handler.js';
@@ -115,6 +116,25 @@ const rules = new Map<string, Served>();
  */
 const guard = new ConnectionGuard('web service helper', defaultLimits, isLanAddress, () => undefined);
 
+/**
+ * The security lists live in the server process: on a change it asks for the addresses open here
+ * (`recheck` → `peers`) and names those it refuses now (`refused`); their connections are reset
+ * here, in slices as in the server process.
+ */
+let refusedHere = new Set<string>();
+const lists = watchLists(() => () => undefined, {
+  open: () => guard.sockets(),
+  ipOf: (s) => (s.destroyed ? undefined : s.remoteAddress),
+  admits: (ip) => !refusedHere.has(ip),
+  close: (s) => reset(s),
+});
+
+function peers(): string[] {
+  const ips = new Set<string>();
+  for (const s of guard.sockets()) if (!s.destroyed && s.remoteAddress) ips.add(s.remoteAddress);
+  return [...ips];
+}
+
 function setRule(rule: ReverseproxyRule): void {
   const state: RuleState = { table: new RouteTable(rule), logs: relayLogs(rule), backends };
   const served = rules.get(rule.key);
@@ -200,6 +220,13 @@ process.on('message', (m: ToHelper, handle?: net.Socket) => {
       else handle.destroy();
       break;
     }
+    case 'recheck':
+      send({ t: 'peers', ips: peers() });
+      break;
+    case 'refused':
+      refusedHere = new Set(m.ips);
+      lists.recheck();
+      break;
     case 'exit':
       void exit();
       break;

@@ -7,6 +7,7 @@ import type { ReverseproxyRule } from '@lucky/shared';
 import type { ChallengeBoard } from '../../core/certs/challenges.js';
 import type { CertResolver } from '../../core/certs/resolver.js';
 import { adminRelay } from '../../core/http/adminRelay.js';
+import { normalizeIp } from '../../core/http/clientIp.js';
 import type { Logger } from '../../core/logs/logger.js';
 import type { FromHelper, HelperTraffic, RelayedLine, ToHelper } from './helperProtocol.js';
 
@@ -23,6 +24,8 @@ export interface HelperPoolOptions {
   onLine(line: RelayedLine): void;
   /** Wrong basic-auth credentials a helper saw from this client address (the security lists' auto-ban). */
   onAuthFailure?(ip: string): void;
+  /** The security lists (ctx.safe.admits): asked again for the helpers' connections on `recheck`. */
+  admits?(ip: string): boolean;
   /** Connections the server process itself serves now (over all rules). */
   connectionsHere(): number;
   /** How busy things were since the last call (tests give their own; default: `loadMeter()`). */
@@ -198,6 +201,15 @@ export class HelperPool {
     }
   }
 
+  /**
+   * The security lists changed: each helper names the client addresses it holds connections of,
+   * and is told which of them the lists refuse now (it resets those). A connection still on its
+   * way to a helper arrives before this message (one ordered channel), so it is among them.
+   */
+  recheck(): void {
+    if (this.opts.admits) this.broadcast({ t: 'recheck' });
+  }
+
   /** Helpers serving now (for the status and the tests). */
   get size(): number {
     return this.helpers.filter((h) => h.ready && !h.leaving).length;
@@ -258,6 +270,10 @@ export class HelperPool {
       if (m.t === 'ready') {
         h.ready = true;
         this.opts.log.info(`web service helper process ${child.pid} started`);
+      } else if (m.t === 'peers') {
+        const admits = this.opts.admits;
+        const refused = admits ? m.ips.filter((ip) => !admits(normalizeIp(ip))) : [];
+        if (refused.length && child.connected) child.send({ t: 'refused', ips: refused } satisfies ToHelper);
       } else if (m.t === 'report') {
         for (const line of m.lines) this.opts.onLine(line);
         for (const ip of m.authFailures ?? []) this.opts.onAuthFailure?.(ip);

@@ -17,6 +17,10 @@ export type ToHelper =
   | { t: 'drop'; key: string }
   /** A connection of rule `key`, as the handle of this message. */
   | { t: 'conn'; key: string }
+  /** The security lists changed: answer `peers` with the client addresses of the open connections. */
+  | { t: 'recheck' }
+  /** Of the `peers` sent, these the lists refuse now: reset their connections. */
+  | { t: 'refused'; ips: string[] }
   /** Finish: close every connection and exit. */
   | { t: 'exit' };
 
@@ -28,6 +32,8 @@ export type HelperTraffic = [number, number, number, number];
 
 export type FromHelper =
   | { t: 'ready' }
+  /** The answer to `recheck`: each client address with a connection open here, once. */
+  | { t: 'peers'; ips: string[] }
   /**
    * Log lines since the last report, the connections the helper has open now, its figures per rule
    * key, and the client addresses of wrong basic-auth credentials since then, one per failure

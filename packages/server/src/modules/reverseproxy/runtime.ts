@@ -6,11 +6,13 @@ import {
   type ReverseproxyRuleStatus,
   reverseproxyReason,
 } from '@lucky/shared';
+import { normalizeIp } from '../../core/http/clientIp.js';
 import type { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
-import { ConnectionGuard, defaultLimits } from '../../core/net/connGuard.js';
+import { ConnectionGuard, defaultLimits, reset } from '../../core/net/connGuard.js';
 import { isLanAddress } from '../../core/net/lan.js';
+import { type ListsWatch, watchLists } from '../../core/safe/recheck.js';
 import type { HttpListener } from '../../core/serve/listener.js';
 import { TrafficMeter } from '../../core/serve/trafficMeter.js';
 import { AccessLogs } from './accessLog.js';
@@ -58,6 +60,8 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   private slots = new Map<string, Slot>();
   private plane?: Plane;
   private sampler?: NodeJS.Timeout;
+  /** The security lists' changes reach the open connections, here and in the helpers. */
+  private lists?: { here: ListsWatch; helpers: () => void };
 
   constructor(private readonly ctx: ModuleContext) {}
 
@@ -87,6 +91,9 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
   async stop(): Promise<void> {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = undefined;
+    this.lists?.here.stop();
+    this.lists?.helpers();
+    this.lists = undefined;
     await Promise.all([...this.slots].map(([key, slot]) => this.closeListener(key, slot)));
     for (const [key, slot] of this.slots) if (slot.firewallPort) await this.firewall(key, slot, undefined);
     this.slots.clear();
@@ -116,12 +123,25 @@ export class ReverseproxyRuntime implements ModuleRuntime<ReverseproxyConfig> {
           onLine: ([ruleKey, siteKey, level, text, at, code, params]) =>
             this.slots.get(ruleKey)?.logs.get(siteKey)?.add(level, text, at, code, params),
           onAuthFailure: (ip) => this.ctx.safe.failure(ip),
+          admits: (ip) => this.ctx.safe.admits(ip),
           connectionsHere: () => {
             let n = 0;
             for (const s of this.slots.values()) n += s.listener?.connectionCount ?? 0;
             return n;
           },
         }),
+      };
+      const plane = this.plane;
+      // Every rule's connections in this process are in the one guard; those handed to helper
+      // processes are asked there (HelperPool.recheck).
+      this.lists ??= {
+        here: watchLists(this.ctx.safe.onChange, {
+          open: () => plane.guard.sockets(),
+          ipOf: (s) => (s.destroyed ? undefined : normalizeIp(s.remoteAddress)),
+          admits: (ip) => this.ctx.safe.admits(ip),
+          close: (s) => reset(s),
+        }),
+        helpers: this.ctx.safe.onChange(() => plane.helpers.recheck()),
       };
     }
     return this.plane;

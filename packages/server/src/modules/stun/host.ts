@@ -1,5 +1,6 @@
 import type { StunLogCode, StunRule } from '@lucky/shared';
 import type { RuleLogLevel } from '../../core/logs/ruleLog.js';
+import type { ListsSubscribe } from '../../core/safe/recheck.js';
 import type { Channel } from './channel.js';
 import type { Endpoint, Mapping } from './mapping.js';
 
@@ -21,6 +22,8 @@ export interface MappingHost {
    * or UDP session? Asked first, before a byte is read; the lists log their own refusals.
    */
   admits(ip: string): boolean;
+  /** The lists' change notice (ctx.safe.onChange): the forwarders ask `admits` again for what they hold open. */
+  onListsChange?: ListsSubscribe;
   addressChanged(mapping: Mapping, previous: Endpoint | undefined): void;
   setTimeout(fn: () => void, ms: number): NodeJS.Timeout;
   signal: AbortSignal;

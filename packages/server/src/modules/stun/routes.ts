@@ -1,6 +1,6 @@
 import {
-  enabledBodySchema,
   keepSecrets,
+  maskSecrets,
   STUN_SECRETS,
   type StunConfig,
   type StunDdnsTasksResponse,
@@ -8,7 +8,6 @@ import {
   type StunListResponse,
   type StunLogsResponse,
   type StunNatTypeResponse,
-  type StunRuleAddedResponse,
   type StunRuleResponse,
   type StunSettingsResponse,
   type StunWebhookTestResponse,
@@ -21,13 +20,14 @@ import {
 import { z } from 'zod';
 import type { Routes } from '../../core/http/registry.js';
 import { conflict } from '../../core/http/reply.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { restoreWebhook } from '../../core/webhook/secrets.js';
 import { checkChange, refuse } from './checks.js';
 import { MappingError } from './mapping.js';
 import { StunRuntime } from './runtime.js';
-import { ruleView, settingsView, summaryView } from './views.js';
+import { RULE_SECRETS, ruleView, settingsView, summaryView } from './views.js';
 
 const gatewaysQuerySchema = z.object({ localAddress: z.string().trim().max(64).default('') });
 
@@ -49,16 +49,17 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     if (!rt) throw conflict('STUN module disabled', undefined, 'moduleDisabled');
     return rt;
   };
+  const notFound = () => refuse('key', 'ruleNotFound', {}, 404);
   const find = (config: StunConfig, key: string) => {
     const rule = config.rules.find((x) => x.key === key);
-    if (!rule) throw refuse('key', 'ruleNotFound', {}, 404);
+    if (!rule) throw notFound();
     return rule;
   };
   const save = async (prev: StunConfig, next: StunConfig, focus?: string) => {
     checkChange(keepSecrets(next, prev, STUN_SECRETS), focus);
     await api.saveConfig(next);
   };
-  const view = (key: string) => ruleView(find(api.config(), key), live());
+  const view = (key: string) => ruleView(maskSecrets(find(api.config(), key), RULE_SECRETS), live());
   /** A live call that failed (no server answered, no interface …): a coded refusal, never a bare 500. */
   const failedAs = async <T>(code: 'natTypeFailed' | 'gatewaysFailed', run: () => Promise<T>): Promise<T> => {
     try {
@@ -69,87 +70,28 @@ export function registerStunRoutes(r: Routes, api: ModuleApi<StunConfig>): void 
     }
   };
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/stun/rules',
-    access: 'token',
-    summary: 'STUN: rules with their mappings (public address, state, reason), NAT type and last log lines',
-    handler: (): StunListResponse => {
-      const config = api.config();
-      const rt = live();
-      return { ret: 0, summary: summaryView(config, rt), list: config.rules.map((x) => ruleView(x, rt)) };
+    field: 'rules',
+    body: stunRuleInputSchema,
+    serial,
+    notFound,
+    secrets: RULE_SECRETS,
+    checkChange: (next, _prev, key) => checkChange(next, key),
+    view: (rule) => ruleView(rule, live()),
+    answer: 'rule',
+    addAnswersKey: true,
+    list: {
+      summary: 'STUN: rules with their mappings (public address, state, reason), NAT type and last log lines',
+      answer: (config, list): StunListResponse => ({ ret: 0, summary: summaryView(config, live()), list }),
     },
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/stun/rules',
-    access: 'token',
-    summary: 'STUN: add a rule (the server assigns its key)',
-    body: stunRuleInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<StunRuleAddedResponse> => {
-        const prev = api.config();
-        const key = newKey(prev.rules);
-        await save(prev, { ...prev, rules: [...prev.rules, { ...input.body, key }] }, key);
-        return { ret: 0, key, rule: view(key) };
-      }),
-  });
-
-  r.add({
-    method: 'GET',
-    path: '/api/stun/rules/:key',
-    access: 'token',
-    summary: 'STUN: one rule with its mappings',
-    handler: (_req, _reply, input): StunRuleResponse => ({ ret: 0, rule: view(input.params.key) }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/stun/rules/:key',
-    access: 'token',
-    summary: 'STUN: replace a rule (a changed rule opens its mappings again; masked secrets are kept)',
-    body: stunRuleInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<StunRuleResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const rule = { ...input.body, key: old.key };
-        await save(prev, { ...prev, rules: prev.rules.map((x) => (x.key === old.key ? rule : x)) }, old.key);
-        return { ret: 0, rule: view(old.key) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/stun/rules/:key',
-    access: 'token',
-    summary: 'STUN: delete a rule (its mappings, router port mappings and firewall opening are removed)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, rules: prev.rules.filter((x) => x.key !== old.key) });
-        return { ret: 0 };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/stun/rules/:key/enable',
-    access: 'token',
-    summary: 'STUN: switch a rule on or off',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<StunRuleResponse> => {
-        const { enabled } = input.body;
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const next = { ...prev, rules: prev.rules.map((x) => (x.key === old.key ? { ...x, enabled } : x)) };
-        if (enabled) await save(prev, next, old.key);
-        else await api.saveConfig(next);
-        return { ret: 0, rule: view(old.key) };
-      }),
+    summaries: {
+      add: 'STUN: add a rule (the server assigns its key)',
+      one: 'STUN: one rule with its mappings',
+      edit: 'STUN: replace a rule (a changed rule opens its mappings again; masked secrets are kept)',
+      delete: 'STUN: delete a rule (its mappings, router port mappings and firewall opening are removed)',
+      enable: 'STUN: switch a rule on or off',
+    },
   });
 
   r.add({

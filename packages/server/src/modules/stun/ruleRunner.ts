@@ -131,6 +131,8 @@ export class RuleRunner implements MappingHost {
     return this.shared.ctx.safe.admits(ip);
   }
 
+  readonly onListsChange = (cb: () => void): (() => void) => this.shared.ctx.safe.onChange(cb);
+
   setTimeout(fn: () => void, ms: number): NodeJS.Timeout {
     return this.shared.ctx.setTimeout(fn, ms);
   }

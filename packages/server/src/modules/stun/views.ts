@@ -10,7 +10,10 @@ import {
 } from '@lucky/shared';
 import type { StunRuntime } from './runtime.js';
 
-const RULE_SECRETS = STUN_SECRETS.filter((p) => p.startsWith('rules.*.')).map((p) => p.replace(/^rules\.\*\./, ''));
+/** A rule's secrets, by path inside the rule (the keyed-list routes mask and keep them). */
+export const RULE_SECRETS = STUN_SECRETS.filter((p) => p.startsWith('rules.*.')).map((p) =>
+  p.replace(/^rules\.\*\./, ''),
+);
 const SETTINGS_SECRETS = STUN_SECRETS.filter((p) => !p.startsWith('rules.'));
 
 export function summaryView(config: StunConfig, rt: StunRuntime | undefined): StunSummary {
@@ -41,13 +44,15 @@ function idleMappings(rule: StunRule): StunMappingView[] {
   }));
 }
 
-/** A rule with its live mappings; a rule that is off, or of a module that is off, reads as such. */
+/**
+ * A rule (its secrets already masked) with its live mappings; a rule that is off, or of a module
+ * that is off, reads as such.
+ */
 export function ruleView(rule: StunRule, rt: StunRuntime | undefined): StunRuleView {
-  const masked = maskSecrets(rule, RULE_SECRETS);
   const runner = rt?.rule(rule.key);
   if (!runner) {
     return {
-      ...masked,
+      ...rule,
       state: rule.enabled ? 'stopped' : 'disabled',
       ...(rule.enabled && !rt ? { reason: { code: 'moduleDisabled' }, error: 'STUN module disabled' } : {}),
       mappings: idleMappings(rule),
@@ -55,5 +60,5 @@ export function ruleView(rule: StunRule, rt: StunRuntime | undefined): StunRuleV
       webhookHistory: [],
     };
   }
-  return { ...masked, ...runner.view() };
+  return { ...rule, ...runner.view() };
 }

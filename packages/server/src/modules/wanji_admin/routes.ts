@@ -3,7 +3,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
   type CodedText,
-  enabledBodySchema,
   maskSecrets,
   SECRET_MASK,
   WANJI_ADMIN_SECRETS,
@@ -26,11 +25,12 @@ import {
   wanjiConsoleInputSchema,
   wanjiProbeBodySchema,
 } from '@lucky/shared';
-import yazl from 'yazl';
+import { type ZipEntry, zipWriter } from '../../core/archive/zipWriter.js';
 import type { Routes } from '../../core/http/registry.js';
 import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { createUpdater, UpdateError } from '../../core/system/release.js';
 import { loadTrustedKeys } from '../../core/system/releaseSignature.js';
@@ -60,16 +60,19 @@ const safeFileName = (name: string) =>
 export function registerWanjiAdminRoutes(r: Routes, api: ModuleApi<WanjiAdminConfig>): void {
   const serial = serialQueue();
   const live = () => api.runtime() as WanjiAdminRuntime | undefined;
-  const view = (c: WanjiConsole): WanjiConsoleView => ({
-    ...maskSecrets(c, consoleSecrets),
+  /** A console (its token masked) with its live state. */
+  const stateView = (c: WanjiConsole): WanjiConsoleView => ({
+    ...c,
     // A console switched off is not read: its reason says so rather than "not checked yet".
     ...(!c.enabled
       ? { reachable: false, reason: wanjiAdminReason('consoleDisabled', { name: c.name }), failures: 0 }
       : (live()?.stateOf(c.key) ?? { reachable: false, reason: wanjiAdminReason('notChecked'), failures: 0 })),
   });
+  const view = (c: WanjiConsole) => stateView(maskSecrets(c, consoleSecrets));
+  const notFound = (key: string) => refuse('key', 'consoleNotFound', { key }, 404);
   const find = (config: WanjiAdminConfig, key: string) => {
     const c = config.consoles.find((i) => i.key === key);
-    if (!c) throw refuse('key', 'consoleNotFound', { key }, 404);
+    if (!c) throw notFound(key);
     return c;
   };
   const uniqueName = (config: WanjiAdminConfig, name: string, key?: string) => {
@@ -95,85 +98,35 @@ export function registerWanjiAdminRoutes(r: Routes, api: ModuleApi<WanjiAdminCon
 
   // ---- consoles ---------------------------------------------------------------------------------
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/wanji_admin/consoles',
-    access: 'token',
-    summary: 'Wanji admin: the module switch, its settings and every console with its live state (tokens masked)',
-    handler: (): WanjiConsoleListResponse => {
-      const config = api.config();
-      return {
+    field: 'consoles',
+    body: wanjiConsoleInputSchema,
+    serial,
+    notFound,
+    secrets: consoleSecrets,
+    check: (prev, body, old) => {
+      // A new console has no stored token for the mask to stand for.
+      if (!old && body.token === SECRET_MASK) throw refuse('token', 'tokenRequired');
+      uniqueName(prev, body.name, old?.key);
+    },
+    view: stateView,
+    answer: 'console',
+    list: {
+      summary: 'Wanji admin: the module switch, its settings and every console with its live state (tokens masked)',
+      answer: (config, list): WanjiConsoleListResponse => ({
         ret: 0,
         enabled: config.enabled,
         settings: { refreshSeconds: config.refreshSeconds, timeoutMs: config.timeoutMs },
-        list: config.consoles.map(view),
-      };
+        list,
+      }),
     },
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/wanji_admin/consoles',
-    access: 'token',
-    summary: 'Wanji admin: add a console (the server assigns its key)',
-    body: wanjiConsoleInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WanjiConsoleResponse> => {
-        const prev = api.config();
-        // A new console has no stored token for the mask to stand for.
-        if (input.body.token === SECRET_MASK) throw refuse('token', 'tokenRequired');
-        uniqueName(prev, input.body.name);
-        const c = { ...input.body, key: newKey(prev.consoles) };
-        await api.saveConfig({ ...prev, consoles: [...prev.consoles, c] });
-        return { ret: 0, console: view(find(api.config(), c.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/wanji_admin/consoles/:key',
-    access: 'token',
-    summary: 'Wanji admin: replace a console (a token sent back masked is kept; a new fingerprint re-pins)',
-    body: wanjiConsoleInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WanjiConsoleResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        uniqueName(prev, input.body.name, old.key);
-        const c = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, consoles: prev.consoles.map((i) => (i.key === old.key ? c : i)) });
-        return { ret: 0, console: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/wanji_admin/consoles/:key/enable',
-    access: 'token',
-    summary: 'Wanji admin: switch a console on or off (off: not polled, left out of bulk actions)',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WanjiConsoleResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const consoles = prev.consoles.map((i) => (i.key === old.key ? { ...i, enabled: input.body.enabled } : i));
-        await api.saveConfig({ ...prev, consoles });
-        return { ret: 0, console: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/wanji_admin/consoles/:key',
-    access: 'token',
-    summary: 'Wanji admin: delete a console',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, consoles: prev.consoles.filter((i) => i.key !== old.key) });
-        return { ret: 0 };
-      }),
+    summaries: {
+      add: 'Wanji admin: add a console (the server assigns its key)',
+      edit: 'Wanji admin: replace a console (a token sent back masked is kept; a new fingerprint re-pins)',
+      enable: 'Wanji admin: switch a console on or off (off: not polled, left out of bulk actions)',
+      delete: 'Wanji admin: delete a console',
+    },
   });
 
   r.add({
@@ -331,18 +284,28 @@ export function registerWanjiAdminRoutes(r: Routes, api: ModuleApi<WanjiAdminCon
       const done = await eachConsole(pick(input.body.keys), (c) => backupOf(c, ms));
       const results = done.map((x) => x.result);
       logBulk('backup', results);
-      const zip = new yazl.ZipFile();
+      const mtime = new Date();
+      const entries: ZipEntry[] = [];
       for (const x of done)
         if (x.value)
-          zip.addBuffer(Buffer.from(x.value.text), `${safeFileName(x.result.name)}.json`, { mtime: new Date() });
-      zip.addBuffer(Buffer.from(`${JSON.stringify(results, null, 2)}\n`), 'results.json', { mtime: new Date() });
-      zip.end();
+          entries.push({
+            kind: 'file',
+            name: `${safeFileName(x.result.name)}.json`,
+            mtime,
+            data: Buffer.from(x.value.text),
+          });
+      entries.push({
+        kind: 'file',
+        name: 'results.json',
+        mtime,
+        data: Buffer.from(`${JSON.stringify(results, null, 2)}\n`),
+      });
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
       return reply
         .header('content-disposition', `attachment; filename="wanji-backup-${stamp}.zip"`)
         .header('cache-control', 'no-store')
         .type('application/zip')
-        .send(zip.outputStream);
+        .send(zipWriter(entries));
     },
   });
 

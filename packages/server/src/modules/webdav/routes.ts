@@ -1,15 +1,11 @@
 import {
-  enabledBodySchema,
   SECRET_MASK,
   type WebdavConfig,
   type WebdavIssueCode,
-  type WebdavMount,
-  type WebdavMountResponse,
   type WebdavMountsResponse,
   type WebdavSettingsResponse,
   type WebdavStatusResponse,
   type WebdavUser,
-  type WebdavUserResponse,
   type WebdavUsersResponse,
   webdavIssues,
   webdavMountInputSchema,
@@ -20,7 +16,8 @@ import { hashPassword } from '../../core/auth/password.js';
 import type { Routes } from '../../core/http/registry.js';
 import { fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { foldName } from './front.js';
 import { WebdavRuntime } from './runtime.js';
@@ -42,16 +39,6 @@ export function registerWebdavRoutes(r: Routes, api: ModuleApi<WebdavConfig>): v
   const live = () => {
     const rt = api.runtime();
     return rt instanceof WebdavRuntime ? rt : undefined;
-  };
-  const findMount = (c: WebdavConfig, key: string) => {
-    const m = c.mounts.find((x) => x.key === key);
-    if (!m) throw refuse('key', 'mountNotFound');
-    return m;
-  };
-  const findUser = (c: WebdavConfig, key: string) => {
-    const u = c.users.find((x) => x.key === key);
-    if (!u) throw refuse('key', 'userNotFound');
-    return u;
   };
   const uniqueMount = (c: WebdavConfig, name: string, key?: string) => {
     const n = foldName(name);
@@ -111,162 +98,65 @@ export function registerWebdavRoutes(r: Routes, api: ModuleApi<WebdavConfig>): v
 
   // ---- mounts ----
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/webdav/mounts',
-    access: 'token',
-    summary: 'WebDAV: the mounts (a storage under a folder name)',
-    handler: (): WebdavMountsResponse => ({ ret: 0, list: api.config().mounts }),
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/webdav/mounts',
-    access: 'token',
-    summary: 'WebDAV: add a mount (the server assigns its key)',
+    field: 'mounts',
     body: webdavMountInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WebdavMountResponse> => {
-        const prev = api.config();
-        uniqueMount(prev, input.body.name);
-        const mount: WebdavMount = { ...input.body, key: newKey(prev.mounts) };
-        await api.saveConfig({ ...prev, mounts: [...prev.mounts, mount] });
-        return { ret: 0, mount: findMount(api.config(), mount.key) };
+    serial,
+    notFound: () => refuse('key', 'mountNotFound'),
+    check: (prev, body, old) => uniqueMount(prev, body.name, old?.key),
+    detach: (prev, old) => ({
+      ...prev,
+      users: prev.users.map((u) => {
+        const { [old.key]: _gone, ...access } = u.access;
+        return { ...u, access };
       }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/webdav/mounts/:key',
-    access: 'token',
-    summary: 'WebDAV: replace a mount',
-    body: webdavMountInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WebdavMountResponse> => {
-        const prev = api.config();
-        const old = findMount(prev, input.params.key);
-        uniqueMount(prev, input.body.name, old.key);
-        const mount = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, mounts: prev.mounts.map((m) => (m.key === old.key ? mount : m)) });
-        return { ret: 0, mount: findMount(api.config(), old.key) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/webdav/mounts/:key/enable',
-    access: 'token',
-    summary: 'WebDAV: switch a mount on or off',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WebdavMountResponse> => {
-        const prev = api.config();
-        const old = findMount(prev, input.params.key);
-        const mounts = prev.mounts.map((m) => (m.key === old.key ? { ...m, enabled: input.body.enabled } : m));
-        await api.saveConfig({ ...prev, mounts });
-        return { ret: 0, mount: findMount(api.config(), old.key) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/webdav/mounts/:key',
-    access: 'token',
-    summary: 'WebDAV: delete a mount (the users lose their access to it)',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = findMount(prev, input.params.key);
-        const users = prev.users.map((u) => {
-          const { [old.key]: _gone, ...access } = u.access;
-          return { ...u, access };
-        });
-        await api.saveConfig({ ...prev, mounts: prev.mounts.filter((m) => m.key !== old.key), users });
-        return { ret: 0 };
-      }),
+    }),
+    view: (m) => m,
+    answer: 'mount',
+    list: {
+      summary: 'WebDAV: the mounts (a storage under a folder name)',
+      answer: (_config, list): WebdavMountsResponse => ({ ret: 0, list }),
+    },
+    summaries: {
+      add: 'WebDAV: add a mount (the server assigns its key)',
+      edit: 'WebDAV: replace a mount',
+      enable: 'WebDAV: switch a mount on or off',
+      delete: 'WebDAV: delete a mount (the users lose their access to it)',
+    },
   });
 
   // ---- users ----
 
-  r.add({
-    method: 'GET',
+  addKeyedListRoutes(r, api, {
     path: '/api/webdav/users',
-    access: 'token',
-    summary: 'WebDAV: the users with their access per mount (passwords masked)',
-    handler: (): WebdavUsersResponse => ({ ret: 0, list: api.config().users.map(userView) }),
-  });
-
-  r.add({
-    method: 'POST',
-    path: '/api/webdav/users',
-    access: 'token',
-    summary: 'WebDAV: add a user (a password is required; it is stored as a scrypt hash)',
+    field: 'users',
     body: webdavUserInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WebdavUserResponse> => {
-        const prev = api.config();
-        const { password, ...rest } = input.body;
-        uniqueUser(prev, rest.name);
-        accessKnown(prev, rest.access);
-        if (password === '' || password === SECRET_MASK) throw refuse('password', 'passwordRequired');
-        const user: WebdavUser = { ...rest, key: newKey(prev.users), password: await hashPassword(password) };
-        await api.saveConfig({ ...prev, users: [...prev.users, user] });
-        return { ret: 0, user: userView(findUser(api.config(), user.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/webdav/users/:key',
-    access: 'token',
-    summary: 'WebDAV: replace a user (a password sent masked or empty keeps the stored one)',
-    body: webdavUserInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WebdavUserResponse> => {
-        const prev = api.config();
-        const old = findUser(prev, input.params.key);
-        const { password, ...rest } = input.body;
-        uniqueUser(prev, rest.name, old.key);
-        accessKnown(prev, rest.access);
-        const keep = password === '' || password === SECRET_MASK;
-        const user: WebdavUser = {
-          ...rest,
-          key: old.key,
-          password: keep ? old.password : await hashPassword(password),
-        };
-        await api.saveConfig({ ...prev, users: prev.users.map((u) => (u.key === old.key ? user : u)) });
-        return { ret: 0, user: userView(findUser(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/webdav/users/:key/enable',
-    access: 'token',
-    summary: 'WebDAV: switch a user on or off',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WebdavUserResponse> => {
-        const prev = api.config();
-        const old = findUser(prev, input.params.key);
-        const users = prev.users.map((u) => (u.key === old.key ? { ...u, enabled: input.body.enabled } : u));
-        await api.saveConfig({ ...prev, users });
-        return { ret: 0, user: userView(findUser(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/webdav/users/:key',
-    access: 'token',
-    summary: 'WebDAV: delete a user',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = findUser(prev, input.params.key);
-        await api.saveConfig({ ...prev, users: prev.users.filter((u) => u.key !== old.key) });
-        return { ret: 0 };
-      }),
+    serial,
+    notFound: () => refuse('key', 'userNotFound'),
+    check: (prev, { password, name, access }, old) => {
+      uniqueUser(prev, name, old?.key);
+      accessKnown(prev, access);
+      if (!old && (password === '' || password === SECRET_MASK)) throw refuse('password', 'passwordRequired');
+    },
+    // The password is stored as its scrypt hash; sent masked or empty on an edit, the stored one stays.
+    make: async ({ password, ...rest }, key, old): Promise<WebdavUser> => ({
+      ...rest,
+      key,
+      password: old && (password === '' || password === SECRET_MASK) ? old.password : await hashPassword(password),
+    }),
+    view: userView,
+    answer: 'user',
+    list: {
+      summary: 'WebDAV: the users with their access per mount (passwords masked)',
+      answer: (_config, list): WebdavUsersResponse => ({ ret: 0, list }),
+    },
+    summaries: {
+      add: 'WebDAV: add a user (a password is required; it is stored as a scrypt hash)',
+      edit: 'WebDAV: replace a user (a password sent masked or empty keeps the stored one)',
+      enable: 'WebDAV: switch a user on or off',
+      delete: 'WebDAV: delete a user',
+    },
   });
 
   // ---- log ----

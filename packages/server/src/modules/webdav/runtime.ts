@@ -9,9 +9,12 @@ import {
   webdavLogText,
   webdavReason,
 } from '@lucky/shared';
+import { normalizeIp } from '../../core/http/clientIp.js';
 import { RuleLog } from '../../core/logs/ruleLog.js';
 import type { ModuleContext, ModuleRuntime } from '../../core/modules/types.js';
 import { type BindState, type BindTarget, PortBinder } from '../../core/net/bindPort.js';
+import { reset } from '../../core/net/connGuard.js';
+import { type ListsWatch, watchLists } from '../../core/safe/recheck.js';
 import { HttpListener, type ListenerOptions } from '../../core/serve/listener.js';
 import { TrafficMeter } from '../../core/serve/trafficMeter.js';
 import { AddressRules, GatedGuard } from './addressRules.js';
@@ -63,6 +66,8 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
   readonly log: RuleLog;
   private readonly guard: GatedGuard;
   private readonly refusalsLogged = new Map<string, number>();
+  /** The security lists' changes reach the open connections (the guard holds every one of them). */
+  private readonly lists: ListsWatch;
 
   constructor(
     private readonly ctx: ModuleContext,
@@ -93,6 +98,12 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
       refused: (ip, why) => this.refused(ip, why),
       admits: (ip) => ctx.safe.admits(ip),
     });
+    this.lists = watchLists(ctx.safe.onChange, {
+      open: () => this.guard.sockets(),
+      ipOf: (s) => (s.destroyed ? undefined : normalizeIp(s.remoteAddress)),
+      admits: (ip) => ctx.safe.admits(ip),
+      close: (s) => reset(s),
+    });
   }
 
   async start(config: WebdavConfig): Promise<void> {
@@ -108,6 +119,7 @@ export class WebdavRuntime implements ModuleRuntime<WebdavConfig> {
   async stop(): Promise<void> {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = undefined;
+    this.lists.stop();
     this.front.close();
     await this.closeListener();
     this.line(4, 'stopped', {});

@@ -2,13 +2,10 @@
 // queries are parsed by the registry. The wake, shutdown, relay and agent calls take an API token
 // (`lkt_…`) as well as a login, so a phone shortcut or another console can make them.
 import {
-  enabledBodySchema,
   maskSecrets,
   WOL_SECRETS,
   type WolAgentShutdownResponse,
   type WolConfig,
-  type WolDevice,
-  type WolDeviceResponse,
   type WolDeviceView,
   type WolInterfacesResponse,
   type WolIssueCode,
@@ -31,7 +28,8 @@ import {
 import type { Routes } from '../../core/http/registry.js';
 import { ApiFailure, fieldFailure } from '../../core/http/reply.js';
 import { addServiceLogRoutes } from '../../core/logs/logRoutes.js';
-import { newKey, serialQueue } from '../../core/modules/keyed.js';
+import { serialQueue } from '../../core/modules/keyed.js';
+import { addKeyedListRoutes } from '../../core/modules/keyedListRoutes.js';
 import type { ModuleApi } from '../../core/modules/types.js';
 import { testWebhook } from '../../core/webhook/call.js';
 import { maskTemplate, restoreTemplate, restoreWebhook } from '../../core/webhook/secrets.js';
@@ -83,14 +81,10 @@ export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
     if (!rt) throw refuse('', 'moduleDisabled', {}, 409);
     return rt;
   };
-  const view = (d: WolDevice): WolDeviceView => ({
-    ...maskSecrets(d, deviceSecrets),
-    state: live()?.state(d.key) ?? { online: 'unknown', via: [] },
-  });
-  const find = (config: WolConfig, key: string) => {
-    const device = config.devices.find((d) => d.key === key);
-    if (!device) throw refuse('key', 'deviceNotFound', { device: key }, 404);
-    return device;
+  const notFound = (key: string) => refuse('key', 'deviceNotFound', { device: key }, 404);
+  /** Refuses a key no device has. */
+  const known = (config: WolConfig, key: string) => {
+    if (!config.devices.some((d) => d.key === key)) throw notFound(key);
   };
   const uniqueName = (config: WolConfig, name: string, key?: string) => {
     if (config.devices.some((d) => d.name.toLowerCase() === name.toLowerCase() && d.key !== key))
@@ -106,25 +100,6 @@ export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
 
   r.add({
     method: 'GET',
-    path: '/api/wol/devices',
-    access: 'token',
-    summary: 'Wake-on-LAN: the module switch, settings and every device with its state (secrets masked)',
-    handler: (): WolListResponse => {
-      const config = api.config();
-      return {
-        ret: 0,
-        enabled: config.enabled,
-        pingAvailable: live()?.pingAvailable() ?? false,
-        sshAvailable: sshPath() !== undefined,
-        settings: settingsView(config),
-        devices: config.devices.map(view),
-        webhookHistory: live()?.webhooks.of('') ?? [],
-      };
-    },
-  });
-
-  r.add({
-    method: 'GET',
     path: '/api/wol/state',
     access: 'token',
     summary: 'Wake-on-LAN: every device’s online state and wake progress by key (the screen polls it)',
@@ -137,67 +112,34 @@ export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
     },
   });
 
-  r.add({
-    method: 'POST',
+  addKeyedListRoutes(r, api, {
     path: '/api/wol/devices',
-    access: 'token',
-    summary: 'Wake-on-LAN: add a device (the server assigns its key; MACs normalised)',
+    field: 'devices',
     body: wolDeviceInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WolDeviceResponse> => {
-        const prev = api.config();
-        uniqueName(prev, input.body.name);
-        const device = { ...input.body, key: newKey(prev.devices) };
-        await api.saveConfig({ ...prev, devices: [...prev.devices, device] });
-        return { ret: 0, device: view(find(api.config(), device.key)) };
+    serial,
+    notFound,
+    secrets: deviceSecrets,
+    check: (prev, body, old) => uniqueName(prev, body.name, old?.key),
+    view: (d): WolDeviceView => ({ ...d, state: live()?.state(d.key) ?? { online: 'unknown', via: [] } }),
+    answer: 'device',
+    list: {
+      summary: 'Wake-on-LAN: the module switch, settings and every device with its state (secrets masked)',
+      answer: (config, devices): WolListResponse => ({
+        ret: 0,
+        enabled: config.enabled,
+        pingAvailable: live()?.pingAvailable() ?? false,
+        sshAvailable: sshPath() !== undefined,
+        settings: settingsView(config),
+        devices,
+        webhookHistory: live()?.webhooks.of('') ?? [],
       }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/wol/devices/:key',
-    access: 'token',
-    summary: 'Wake-on-LAN: replace a device (a secret sent back masked is kept)',
-    body: wolDeviceInputSchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WolDeviceResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        uniqueName(prev, input.body.name, old.key);
-        const device = { ...input.body, key: old.key };
-        await api.saveConfig({ ...prev, devices: prev.devices.map((d) => (d.key === old.key ? device : d)) });
-        return { ret: 0, device: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'PUT',
-    path: '/api/wol/devices/:key/enable',
-    access: 'token',
-    summary: 'Wake-on-LAN: switch a device on or off (off: not checked, not woken by actions)',
-    body: enabledBodySchema,
-    handler: (_req, _reply, input) =>
-      serial(async (): Promise<WolDeviceResponse> => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        const devices = prev.devices.map((d) => (d.key === old.key ? { ...d, enabled: input.body.enabled } : d));
-        await api.saveConfig({ ...prev, devices });
-        return { ret: 0, device: view(find(api.config(), old.key)) };
-      }),
-  });
-
-  r.add({
-    method: 'DELETE',
-    path: '/api/wol/devices/:key',
-    access: 'token',
-    summary: 'Wake-on-LAN: delete a device',
-    handler: (_req, _reply, input) =>
-      serial(async () => {
-        const prev = api.config();
-        const old = find(prev, input.params.key);
-        await api.saveConfig({ ...prev, devices: prev.devices.filter((d) => d.key !== old.key) });
-        return { ret: 0 };
-      }),
+    },
+    summaries: {
+      add: 'Wake-on-LAN: add a device (the server assigns its key; MACs normalised)',
+      edit: 'Wake-on-LAN: replace a device (a secret sent back masked is kept)',
+      enable: 'Wake-on-LAN: switch a device on or off (off: not checked, not woken by actions)',
+      delete: 'Wake-on-LAN: delete a device',
+    },
   });
 
   r.add({
@@ -209,7 +151,7 @@ export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
     query: wolWakeQuerySchema,
     handler: (_req, _reply, input): Promise<WolWakeResponse> => {
       const rt = running();
-      find(api.config(), input.params.key);
+      known(api.config(), input.params.key);
       return guard(() => rt.wake(input.params.key, input.query.wait, input.actor ?? 'api'));
     },
   });
@@ -221,7 +163,7 @@ export function registerWolRoutes(r: Routes, api: ModuleApi<WolConfig>): void {
     summary: 'Wake-on-LAN: shut the device down (its SSH command, or the agent of the console on it)',
     handler: (_req, _reply, input): Promise<WolShutdownResponse> => {
       const rt = running();
-      find(api.config(), input.params.key);
+      known(api.config(), input.params.key);
       return guard(() => rt.shutdown(input.params.key, input.actor ?? 'api'));
     },
   });

@@ -5,13 +5,18 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { renderWithProviders } from '../../test/render';
-import { FormDialog, type FormDialogLoad, type SaveHandler } from './FormDialog';
+import { FormDialog, type FormDialogLoad, type FormDialogProps, queryLoad, type SaveHandler } from './FormDialog';
 
 interface Values {
   name: string;
 }
 
-function Harness(props: { onSave: SaveHandler; onClose?: () => void; load?: FormDialogLoad; labelWidth?: number }) {
+type HarnessProps = { onSave: SaveHandler; onClose?: () => void; load?: FormDialogLoad; labelWidth?: number } & Pick<
+  FormDialogProps<Values>,
+  'formChecks' | 'submitOnEnter' | 'modalTestId' | 'saveId'
+>;
+
+function Harness(props: HarnessProps) {
   const [form] = Form.useForm<Values>();
   const errors = useFormErrors(form, { ns: 'portforward' });
   return (
@@ -28,6 +33,10 @@ function Harness(props: { onSave: SaveHandler; onClose?: () => void; load?: Form
       name="demo"
       initialValues={{ name: 'a' }}
       load={props.load}
+      formChecks={props.formChecks}
+      submitOnEnter={props.submitOnEnter}
+      modalTestId={props.modalTestId}
+      saveId={props.saveId}
     >
       <Form.Item name="name" label="name" rules={[{ required: true, message: 'name needed' }]}>
         <Input data-testid="demo-name" />
@@ -139,5 +148,49 @@ describe('FormDialog', () => {
     unmount();
     renderWithProviders(<Harness onSave={async () => undefined} />);
     expect((await screen.findByTestId('demo-form')).className).toContain('ant-form-vertical');
+  });
+
+  it('with formChecks off the save runs although a field rule refuses (the save checks the whole input)', async () => {
+    const onSave = vi.fn(async () => undefined);
+    renderWithProviders(<Harness onSave={onSave} formChecks={false} />);
+    fireEvent.change(await screen.findByTestId('demo-name'), { target: { value: '' } });
+    save();
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(within(itemOf('demo-name')).queryByText('name needed')).toBeNull();
+  });
+
+  it('with submitOnEnter, Enter (the form’s submit) saves after the form’s own checks', async () => {
+    const onSave = vi.fn(async () => undefined);
+    renderWithProviders(<Harness onSave={onSave} submitOnEnter />);
+    const input = await screen.findByTestId('demo-name');
+    fireEvent.change(input, { target: { value: '' } });
+    fireEvent.submit(screen.getByTestId('demo-form'));
+    expect(await within(itemOf('demo-name')).findByText('name needed')).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: 'b' } });
+    fireEvent.submit(screen.getByTestId('demo-form'));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+  });
+
+  it('keeps a dialog’s older ids: a test id on the dialog, an id on the save button', async () => {
+    renderWithProviders(<Harness onSave={async () => undefined} modalTestId="demo-dialog" saveId="demo-save-button" />);
+    const dialog = await screen.findByTestId('demo-dialog');
+    expect(within(dialog).getByTestId('demo-form')).toBeTruthy();
+    expect(document.getElementById('demo-save-button')).toBe(screen.getByTestId('demo-save'));
+  });
+
+  it('queryLoad: pending while the query runs, ready with its data, its failure worded by the dialog', () => {
+    const word = (err: unknown) => ({ title: `failed: ${String(err)}` });
+    expect(queryLoad({ isPending: true, isError: false, error: null }, word)).toEqual({
+      ready: false,
+      pending: true,
+      error: undefined,
+    });
+    expect(queryLoad({ data: { a: 1 }, isPending: false, isError: false, error: null }, word).ready).toBe(true);
+    expect(queryLoad({ isPending: false, isError: true, error: 'E' }, word)).toEqual({
+      ready: false,
+      pending: false,
+      error: { title: 'failed: E' },
+    });
   });
 });

@@ -5,7 +5,8 @@
 // The dialog keeps what is its own: the fields, the values it sends, its whole-form check and what
 // happens after a success (close, hand the saved item up).
 //
-// Test ids: `<testId>-form` on the form, `<testId>-save` on the save button.
+// Test ids: `<testId>-form` on the form, `<testId>-save` on the save button (and the older ids a
+// dialog had before it moved onto the frame: `modalTestId`, `saveId`).
 import { Alert, App, Button, Form, type FormInstance, type FormProps, Modal, Skeleton } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +32,18 @@ export interface FormDialogLoad {
   pending: boolean;
   /** Set when the values could not be read (shown while they are not here). */
   error?: { title: ReactNode; description?: ReactNode };
+}
+
+/** The `load` of values a query fetches when the dialog opens; `error` words its failure. */
+export function queryLoad(
+  query: { data?: unknown; isPending: boolean; isError: boolean; error: unknown },
+  error: (err: unknown) => NonNullable<FormDialogLoad['error']>,
+): FormDialogLoad {
+  return {
+    ready: query.data !== undefined,
+    pending: query.isPending,
+    error: query.isError ? error(query.error) : undefined,
+  };
 }
 
 export interface FormDialogProps<V> {
@@ -59,6 +72,17 @@ export interface FormDialogProps<V> {
   /** Rendered below the form, inside the dialog (a result modal of a test button …). */
   after?: ReactNode;
   afterClose?: () => void;
+  /**
+   * false: the save runs without the form's own field rules first — for a dialog whose save checks
+   * the whole input with the server's schema itself (the rules then only guide while typing).
+   */
+  formChecks?: boolean;
+  /** Enter in a field saves (a one-field prompt); off by default, as Enter in a long form should not. */
+  submitOnEnter?: boolean;
+  /** `data-testid` on the dialog itself. */
+  modalTestId?: string;
+  /** An `id` on the save button (besides its test id). */
+  saveId?: string;
   children: ReactNode;
 }
 
@@ -74,7 +98,7 @@ export function FormDialog<V>(props: FormDialogProps<V>) {
   const { onValuesChange, ...formProps } = props.formProps ?? {};
 
   const submit = async () => {
-    if (!(await errors.validate())) return;
+    if (props.formChecks !== false && !(await errors.validate())) return;
     setSaving(true);
     try {
       const problems = await props.onSave((text) => {
@@ -100,6 +124,7 @@ export function FormDialog<V>(props: FormDialogProps<V>) {
       mask={{ closable: false }}
       destroyOnHidden
       afterClose={props.afterClose}
+      data-testid={props.modalTestId}
       footer={[
         <Button key="cancel" onClick={onClose} disabled={saving}>
           {t('common.cancel')}
@@ -110,6 +135,7 @@ export function FormDialog<V>(props: FormDialogProps<V>) {
           loading={saving}
           disabled={!ready}
           onClick={() => void submit()}
+          id={props.saveId}
           data-testid={`${testId}-save`}
         >
           {props.okText ?? t('common.save')}
@@ -134,6 +160,7 @@ export function FormDialog<V>(props: FormDialogProps<V>) {
             errors.onValuesChange(changed);
             onValuesChange?.(changed, all);
           }}
+          {...(props.submitOnEnter && { onFinish: () => void submit(), onFinishFailed: () => void submit() })}
           data-testid={`${testId}-form`}
         >
           {props.children}

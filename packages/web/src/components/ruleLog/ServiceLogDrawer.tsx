@@ -1,6 +1,6 @@
-// A service's whole log in a drawer (the WebDAV and FTP servers'): newest first, a page at a
-// time, each coded line in the UI language through the module's namespace; page 1 follows new
-// lines at the screen's interval while open; the log can be cleared.
+// A module's whole log in a drawer, called by the screen with its namespace, query and test ids:
+// newest first, a page at a time, each coded line in the UI language through the module's
+// namespace; page 1 follows new lines at the screen's interval while open; the log can be cleared.
 import { ClearOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Popconfirm, Space } from 'antd';

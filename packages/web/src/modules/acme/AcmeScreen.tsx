@@ -1,19 +1,20 @@
 // The ACME screen (/acme): the module switch, the certificates with their state (refreshed quickly
 // while an order runs), the accounts, the settings dialog and the log drawer.
-import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { FileTextOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AcmeAccountView, AcmeCertificateView } from '@lucky/shared';
-import { Button, Space, Switch, Typography } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
-import { formatTime } from '../../components/time';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
+import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
 import { AccountDialog } from './AccountDialog';
 import { AccountsCard } from './AccountsCard';
+import { acmeKeys, fetchLogs } from './api';
 import { CertificateDialog } from './CertificateDialog';
 import { CertificatesCard } from './CertificatesCard';
 import { errorText } from './errors';
-import { LogDrawer } from './LogDrawer';
 import { RevokeDialog } from './RevokeDialog';
 import { SettingsDialog } from './SettingsDialog';
 import { useAcmeActions, useAcmeList } from './useAcme';
@@ -42,64 +43,43 @@ export default function AcmeScreen() {
   const [settingsDialog, setSettingsDialog] = useState<DialogState<never>>({ seq: 0, open: false });
   const [revoking, setRevoking] = useState<AcmeCertificateView | null>(null);
   const [logsOpen, setLogsOpen] = useState(false);
-  const [switching, setSwitching] = useState(false);
   const data = list.data;
   const serviceOn = data?.enabled ?? false;
 
-  const toggleService = async (on: boolean) => {
-    setSwitching(true);
-    try {
-      await actions.setServiceEnabled(on);
-    } finally {
-      setSwitching(false);
-    }
-  };
+  const { busy: switching, toggle: toggleService } = useModuleSwitch(actions.setServiceEnabled);
 
   return (
     <div className="screen acme-screen" data-testid="acme-screen">
-      <div className="acme-toolbar">
-        <Space wrap align="center">
-          <Typography.Title level={4} className="screen-title">
-            {t('menu.acme')}
-          </Typography.Title>
-          {data && (
-            <Space size={6}>
-              <Switch
-                checked={serviceOn}
-                loading={switching}
-                onChange={(on) => void toggleService(on)}
-                aria-label={t('acme.ui_serviceSwitch')}
-                data-testid="acme-service-switch"
-              />
-              <Typography.Text type={serviceOn ? 'success' : 'secondary'}>
-                {t(serviceOn ? 'acme.ui_serviceOn' : 'acme.ui_serviceOff')}
-              </Typography.Text>
-            </Space>
-          )}
-        </Space>
-        <Space wrap>
-          {list.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('acme.ui_updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()}>
-            {t('common.refresh')}
-          </Button>
-          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="acme-open-logs">
-            {t('acme.ui_logs')}
-          </Button>
-          <Button
-            icon={<SettingOutlined />}
-            disabled={!data}
-            onClick={() => setSettingsDialog(opened())}
-            data-testid="acme-open-settings"
-          >
-            {t('acme.ui_settings')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('menu.acme')}
+        prefix="acme"
+        className="acme-toolbar"
+        moduleSwitch={
+          data && {
+            checked: serviceOn,
+            onChange: (on) => void toggleService(on),
+            busy: switching,
+            label: t('acme.ui_serviceSwitch'),
+            testId: 'acme-service-switch',
+            words: { on: t('acme.ui_serviceOn'), off: t('acme.ui_serviceOff') },
+          }
+        }
+        query={list}
+        updatedAtKey="acme.ui_updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+      >
+        <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="acme-open-logs">
+          {t('acme.ui_logs')}
+        </Button>
+        <Button
+          icon={<SettingOutlined />}
+          disabled={!data}
+          onClick={() => setSettingsDialog(opened())}
+          data-testid="acme-open-settings"
+        >
+          {t('acme.ui_settings')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="acme"
@@ -173,11 +153,16 @@ export default function AcmeScreen() {
         }}
       />
       <RevokeDialog certificate={revoking} onClose={() => setRevoking(null)} onRevoke={actions.revoke} />
-      <LogDrawer
+      <ServiceLogDrawer
         open={logsOpen}
         intervalMs={intervalMs}
         onClose={() => setLogsOpen(false)}
         onClear={actions.clearLogs}
+        ns="acme"
+        wordsPrefix="ui_"
+        queryKey={acmeKeys.logs}
+        fetchLogs={fetchLogs}
+        testIdPrefix="acme"
       />
     </div>
   );

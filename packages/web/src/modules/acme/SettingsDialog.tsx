@@ -5,6 +5,7 @@ import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Failure } from '../../api/callErrors';
 import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
+import { changedFields, schemaFailures } from '../../components/form/settingsForm';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { saveSettings } from './api';
@@ -21,14 +22,8 @@ export function settingsPatch(
   before: AcmeSettings,
   after: AcmeSettings,
 ): { patch: Partial<AcmeSettings>; issues: Failure[] } {
-  const patch: Partial<AcmeSettings> = {};
-  for (const k of Object.keys(before) as (keyof AcmeSettings)[]) if (after[k] !== before[k]) patch[k] = after[k];
-  const r = acmeSettingsPatchSchema.safeParse(patch);
-  const issues = (r.error?.issues ?? []).map((i) => {
-    const { field, code, params } = acmeIssues.fromZod(i, acmeSettingsPatchSchema);
-    return { field, code, params };
-  });
-  return { patch, issues };
+  const patch = changedFields(before, after, Object.keys(before) as (keyof AcmeSettings)[]);
+  return { patch, issues: schemaFailures(acmeSettingsPatchSchema, acmeIssues, patch) };
 }
 
 export function SettingsDialog({ open, settings, onClose, onSaved }: SettingsDialogProps) {

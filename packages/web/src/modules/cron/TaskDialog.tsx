@@ -2,11 +2,11 @@
 // the missed-run and overlap policies. The shared schema checks each field as it is typed; a
 // refusal of the server lands on its field in the user's language.
 import { CRON_MISSED_POLICIES, CRON_OVERLAP_POLICIES, type CronTaskInput, type CronTaskView } from '@lucky/shared';
-import { App, Form, Input, Modal, Radio, Switch } from 'antd';
-import { useMemo, useState } from 'react';
+import { App, Form, Input, Radio, Switch } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
-import { useWindowSize } from '../../hooks/useWindowSize';
 import { ActionsEditor } from './ActionsEditor';
 import { addTask, saveTask } from './api';
 import { taskRule } from './rules';
@@ -25,9 +25,7 @@ export interface TaskDialogProps {
 export function TaskDialog({ task, otherNames, onClose, onSaved }: TaskDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { width } = useWindowSize();
   const [form] = Form.useForm<CronTaskInput>();
-  const [saving, setSaving] = useState(false);
   // The schedule is one item (the editor), whatever part of it the server names.
   const errors = useFormErrors(form, {
     ns: 'cron',
@@ -41,12 +39,7 @@ export function TaskDialog({ task, otherNames, onClose, onSaved }: TaskDialogPro
     [task],
   );
 
-  const save = async () => {
-    try {
-      await form.validateFields();
-    } catch {
-      return;
-    }
+  const save: SaveHandler = async (saved) => {
     const input = form.getFieldsValue(true) as CronTaskInput;
     // What no field shows (no action at all): said once, in words.
     const [first] = checkTask(input, otherNames);
@@ -54,78 +47,64 @@ export function TaskDialog({ task, otherNames, onClose, onSaved }: TaskDialogPro
       void message.error(failureText(t, 'cron', first));
       return;
     }
-    setSaving(true);
-    try {
-      if (task === 'new') await addTask(input);
-      else if (task) await saveTask(task.key, input);
-      errors.clear();
-      void message.success(t('cron.ui_saved'));
-      onSaved();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (task === 'new') await addTask(input);
+    else if (task) await saveTask(task.key, input);
+    saved(t('cron.ui_saved'));
+    onSaved();
   };
 
   return (
-    <Modal
+    <FormDialog<CronTaskInput>
       open={task !== undefined}
       title={t(task === 'new' ? 'cron.dialog_addTitle' : 'cron.dialog_editTitle')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: saving, id: 'cron-dialog-save' }}
-      onOk={save}
-      onCancel={onClose}
-      width={width <= 768 ? '100%' : 760}
-      destroyOnHidden
-      data-testid="cron-dialog"
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="cron-dialog"
+      modalTestId="cron-dialog"
+      saveId="cron-dialog-save"
+      width={760}
+      initialValues={initial}
+      formProps={{ className: 'cron-form' }}
     >
-      <Form
-        form={form}
-        initialValues={initial}
-        layout="vertical"
-        onValuesChange={errors.onValuesChange}
-        className="cron-form"
-      >
-        <div className="cron-row">
-          <Form.Item
-            name="name"
-            label={t('cron.col_name')}
-            rules={[taskRule(t, ['name'], otherNames)]}
-            className="cron-grow"
-          >
-            <Input data-testid="cron-task-name" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="enabled" label={t('cron.col_enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </div>
+      <div className="cron-row">
         <Form.Item
-          name="schedule"
-          label={t('cron.dialog_schedule')}
-          rules={[taskRule(t, ['schedule', 'expression']), taskRule(t, ['schedule', 'every'])]}
+          name="name"
+          label={t('cron.col_name')}
+          rules={[taskRule(t, ['name'], otherNames)]}
+          className="cron-grow"
         >
-          <ScheduleEditor />
+          <Input data-testid="cron-task-name" maxLength={64} />
         </Form.Item>
-        <ActionsEditor form={form} />
-        <div className="cron-row">
-          <Form.Item name="missed" label={t('cron.dialog_missed')} extra={t('cron.dialog_missedHint')}>
-            <Radio.Group
-              optionType="button"
-              size="small"
-              options={CRON_MISSED_POLICIES.map((p) => ({ value: p, label: t(`cron.dialog_missed_${p}`) }))}
-            />
-          </Form.Item>
-          <Form.Item name="overlap" label={t('cron.dialog_overlap')} extra={t('cron.dialog_overlapHint')}>
-            <Radio.Group
-              optionType="button"
-              size="small"
-              options={CRON_OVERLAP_POLICIES.map((p) => ({ value: p, label: t(`cron.dialog_overlap_${p}`) }))}
-            />
-          </Form.Item>
-        </div>
-      </Form>
-    </Modal>
+        <Form.Item name="enabled" label={t('cron.col_enabled')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </div>
+      <Form.Item
+        name="schedule"
+        label={t('cron.dialog_schedule')}
+        rules={[taskRule(t, ['schedule', 'expression']), taskRule(t, ['schedule', 'every'])]}
+      >
+        <ScheduleEditor />
+      </Form.Item>
+      <ActionsEditor form={form} />
+      <div className="cron-row">
+        <Form.Item name="missed" label={t('cron.dialog_missed')} extra={t('cron.dialog_missedHint')}>
+          <Radio.Group
+            optionType="button"
+            size="small"
+            options={CRON_MISSED_POLICIES.map((p) => ({ value: p, label: t(`cron.dialog_missed_${p}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="overlap" label={t('cron.dialog_overlap')} extra={t('cron.dialog_overlapHint')}>
+          <Radio.Group
+            optionType="button"
+            size="small"
+            options={CRON_OVERLAP_POLICIES.map((p) => ({ value: p, label: t(`cron.dialog_overlap_${p}`) }))}
+          />
+        </Form.Item>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,12 +1,13 @@
 // Dynamic DNS (/ddns): the task list with each domain's sync status, refreshed by itself at
 // the chosen interval; add/edit dialog, global settings, history and log drawer.
-import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { DdnsTaskView } from '@lucky/shared';
-import { Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testWebhook } from './api';
 import { errorText } from './errors';
@@ -16,7 +17,6 @@ import { TaskDialog } from './TaskDialog';
 import { type DrawerTab, TaskDrawer } from './TaskDrawer';
 import { useDdnsActions, useTasks } from './useDdns';
 import './ddns.css';
-import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -37,66 +37,40 @@ export default function DdnsScreen() {
   const [editing, setEditing] = useState<DialogState>({ seq: 0, open: false });
   const [settings, setSettings] = useState<DialogState>({ seq: 0, open: false });
   const [drawer, setDrawer] = useState<{ key: string; tab: DrawerTab } | null>(null);
-  const [switching, setSwitching] = useState(false);
   const webhookTest = useWebhookTest('ddns');
   const data = tasks.data;
   const serviceOn = data?.enabled ?? false;
   const drawerTask = drawer ? (data?.list.find((x) => x.key === drawer.key) ?? null) : null;
 
-  const toggleService = async (on: boolean) => {
-    setSwitching(true);
-    try {
-      await actions.setServiceEnabled(on);
-    } finally {
-      setSwitching(false);
-    }
-  };
+  const { busy: switching, toggle: toggleService } = useModuleSwitch(actions.setServiceEnabled);
 
   return (
     <div className="screen ddns-screen" data-testid="ddns-screen">
-      <div className="ddns-toolbar">
-        <Space wrap align="center">
-          <Typography.Title level={4} className="screen-title">
-            {t('ddns.title')}
-          </Typography.Title>
-          {data && (
-            <Space size={6} className="ddns-service">
-              <Switch
-                checked={serviceOn}
-                loading={switching}
-                onChange={(on) => void toggleService(on)}
-                aria-label={t('ddns.serviceSwitch')}
-                data-testid="ddns-service-switch"
-              />
-              <Typography.Text type={serviceOn ? 'success' : 'secondary'}>
-                {t(serviceOn ? 'ddns.serviceOn' : 'ddns.serviceOff')}
-              </Typography.Text>
-            </Space>
-          )}
-        </Space>
-        <Space wrap>
-          {tasks.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('ddns.updatedAt', { time: formatTime(tasks.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button icon={<ReloadOutlined />} loading={tasks.isFetching} onClick={() => void tasks.refetch()}>
-            {t('common.refresh')}
-          </Button>
-          <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="ddns-open-settings">
-            {t('ddns.settings')}
-          </Button>
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setEditing(opened())}
-            data-testid="ddns-add-task"
-          >
-            {t('ddns.addTask')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('ddns.title')}
+        prefix="ddns"
+        className="ddns-toolbar"
+        moduleSwitch={
+          data && {
+            checked: serviceOn,
+            onChange: (on) => void toggleService(on),
+            busy: switching,
+            label: t('ddns.serviceSwitch'),
+            testId: 'ddns-service-switch',
+            words: { on: t('ddns.serviceOn'), off: t('ddns.serviceOff') },
+          }
+        }
+        query={tasks}
+        updatedAtKey="ddns.updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+      >
+        <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="ddns-open-settings">
+          {t('ddns.settings')}
+        </Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened())} data-testid="ddns-add-task">
+          {t('ddns.addTask')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="ddns"

@@ -4,14 +4,14 @@ import { DDNS_BUILTIN_SUFFIXES, type DdnsSettings, ddnsWebhookTestSchema, DDNS_L
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Divider, Form, Input, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
+import { FormDialog, queryLoad, type SaveHandler } from '../../components/form/FormDialog';
 import { joinLines, splitLines } from '../../components/LinesInput';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testProblems } from '../../components/webhook/webhookForm';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { ddnsKeys, fetchSettings, saveSettings, testWebhook } from './api';
 import { DdnsWebhookFields } from './DdnsWebhookFields';
-import { errorText, isIssueCode, issueText } from './errors';
+import { errorText, isIssueCode, issueText, rangeRule } from './errors';
 import { type DdnsWebhookValues, ddnsWebhookToValues, formFieldOf, valuesToDdnsWebhook } from './taskForm';
 
 export interface SettingsDialogProps {
@@ -92,13 +92,6 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
     void webhookTest.run(() => testWebhook(webhook, ''));
   };
 
-  const range = (min: number, max: number, key: string) => ({
-    validator: (_: unknown, value: unknown) =>
-      typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
-        ? Promise.resolve()
-        : Promise.reject(new Error(t(`ddns.${key}`))),
-  });
-
   return (
     <FormDialog<SettingsFormValues>
       open={open}
@@ -111,11 +104,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       width={860}
       labelWidth={180}
       className="ddns-settings-dialog"
-      load={{
-        ready: !!loaded,
-        pending: query.isPending,
-        error: query.isError ? { title: t('ddns.loadError'), description: errorText(query.error, t) } : undefined,
-      }}
+      load={queryLoad(query, (err) => ({ title: t('ddns.loadError'), description: errorText(err, t) }))}
       name="ddnsSettings"
       initialValues={loaded && toValues(loaded)}
       after={webhookTest.resultModal}
@@ -132,7 +121,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
         name="firstCheckDelay"
         label={t('ddns.firstCheckDelay')}
         extra={t('ddns.firstCheckDelayHelp')}
-        rules={[range(L.firstCheckDelay.min, L.firstCheckDelay.max, 'err_rangeFirstCheckDelay')]}
+        rules={[rangeRule(t, L.firstCheckDelay, 'err_rangeFirstCheckDelay')]}
       >
         <InputNumber<number>
           precision={0}
@@ -145,7 +134,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
         name="interval"
         label={t('ddns.interval')}
         extra={t('ddns.intervalHelp')}
-        rules={[range(L.interval.min, L.interval.max, 'err_rangeInterval')]}
+        rules={[rangeRule(t, L.interval, 'err_rangeInterval')]}
       >
         <InputNumber<number>
           precision={0}

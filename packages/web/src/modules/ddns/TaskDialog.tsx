@@ -1,6 +1,8 @@
 // Add or edit a task, in easy mode (what most users need) or customized mode (every field).
 // The form runs the server's own check before sending; a refusal from the server lands on the
 // field it names (switching to customized mode when that field lives there) and the dialog stays.
+// The save skips the form's own field rules (formChecks off): the server's check covers every
+// field and reveals the ones a mode or switch hides.
 import {
   DDNS_CALLBACK_PRESETS,
   DDNS_PROVIDER_INFO,
@@ -10,30 +12,16 @@ import {
   ddnsWebhookTestSchema,
   DDNS_LIMITS as L,
 } from '@lucky/shared';
-import {
-  Alert,
-  App,
-  Button,
-  Divider,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Radio,
-  Segmented,
-  Select,
-  Space,
-  Switch,
-} from 'antd';
+import { Alert, Divider, Form, Input, InputNumber, Radio, Segmented, Select, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DnsCredentialFields } from '../../components/dnsProvider/DnsCredentialFields';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { numberRangeRule } from '../../components/numberRangeRule';
 import { ProxyFields } from '../../components/webhook/ProxyFields';
 import { TemplateFields } from '../../components/webhook/TemplateFields';
 import { useWebhookTest } from '../../components/webhook/useWebhookTest';
 import { testProblems } from '../../components/webhook/webhookForm';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { type Failure, type NamePath, useFormErrors } from '../../hooks/useFormErrors';
 import { createTask, testWebhook, updateTask } from './api';
 import { DdnsWebhookFields } from './DdnsWebhookFields';
@@ -65,10 +53,7 @@ const CALLBACK_VARS = '#{ip} #{domain} #{sub} #{root} #{recordType} #{ttl} #{id}
 
 export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<TaskFormValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(920);
   const [initial] = useState<TaskFormValues>(() => (task ? taskToValues(task) : newTaskValues()));
   const mode = Form.useWatch('mode', form) ?? initial.mode;
   const provider = (Form.useWatch(['dns', 'provider'], form) ?? initial.dns.provider) as DdnsProvider;
@@ -100,24 +85,13 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
 
   const currentValues = (): TaskFormValues => ({ ...initial, ...form.getFieldsValue(true) });
 
-  const submit = async () => {
+  const save: SaveHandler = async (saved) => {
     const input = valuesToInput(currentValues());
     const issues = checkTaskInput(input);
-    if (issues.length > 0) {
-      errors.show(issues);
-      return;
-    }
-    setSaving(true);
-    try {
-      const reply = task ? await updateTask(task.key, input) : await createTask(input);
-      errors.clear();
-      void message.success(t(task ? 'ddns.taskSaved' : 'ddns.taskAdded'));
-      onSaved(reply.task);
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
-    }
+    if (issues.length > 0) return issues;
+    const reply = task ? await updateTask(task.key, input) : await createTask(input);
+    saved(t(task ? 'ddns.taskSaved' : 'ddns.taskAdded'));
+    onSaved(reply.task);
   };
 
   const runWebhookTest = () => {
@@ -131,8 +105,6 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   };
 
   const onValuesChange = (changed: Partial<TaskFormValues>) => {
-    // A message from the last save goes once its field is edited.
-    errors.onValuesChange(changed);
     if (changed.recordType) {
       form.setFieldValue(
         ['ipSource', 'urls'],
@@ -150,202 +122,188 @@ export function TaskDialog({ open, task, onClose, onSaved }: TaskDialogProps) {
   const info = DDNS_PROVIDER_INFO[provider];
 
   return (
-    <Modal
+    <FormDialog<TaskFormValues>
       open={open}
       title={task ? t('ddns.editTask') : t('ddns.addTask')}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`ddns-task-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="ddns-task-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      formChecks={false}
+      testId="ddns-task"
+      width={920}
+      labelWidth={160}
+      className="ddns-task-dialog"
+      name="ddnsTask"
+      initialValues={initial}
+      formProps={{ onValuesChange }}
+      after={webhookTest.resultModal}
     >
-      <Form<TaskFormValues>
-        form={form}
-        name="ddnsTask"
-        initialValues={initial}
-        onValuesChange={onValuesChange}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '160px' }}
-        labelWrap
-        colon={false}
-        data-testid="ddns-task-form"
+      <Form.Item
+        name="mode"
+        label={t('ddns.mode')}
+        extra={t(customized ? 'ddns.modeCustomizedHelp' : 'ddns.modeEasyHelp')}
       >
-        <Form.Item
-          name="mode"
-          label={t('ddns.mode')}
-          extra={t(customized ? 'ddns.modeCustomizedHelp' : 'ddns.modeEasyHelp')}
-        >
-          <Segmented
-            options={[
-              { value: 'easy', label: t('ddns.mode_easy') },
-              { value: 'customized', label: t('ddns.mode_customized') },
-            ]}
-            data-testid="ddns-mode"
-          />
-        </Form.Item>
+        <Segmented
+          options={[
+            { value: 'easy', label: t('ddns.mode_easy') },
+            { value: 'customized', label: t('ddns.mode_customized') },
+          ]}
+          data-testid="ddns-mode"
+        />
+      </Form.Item>
 
-        <Divider titlePlacement="start" className="ddns-section">
-          {t('ddns.sectionBasic')}
-        </Divider>
-        <Form.Item label={t('ddns.name')}>
-          <Space wrap>
-            <Form.Item name="name" noStyle>
-              <Input
-                placeholder={t('ddns.namePlaceholder')}
-                maxLength={L.name.max}
-                style={{ width: 260 }}
-                data-testid="ddns-name"
-              />
-            </Form.Item>
-            <Form.Item name="enabled" valuePropName="checked" noStyle>
-              <Switch checkedChildren={t('common.enabled')} unCheckedChildren={t('common.disabled')} />
-            </Form.Item>
-          </Space>
-        </Form.Item>
-        <Form.Item name="recordType" label={t('ddns.recordType')}>
-          <Radio.Group
-            optionType="button"
-            options={[
-              { value: 'A', label: t('ddns.recordA') },
-              { value: 'AAAA', label: t('ddns.recordAAAA') },
-            ]}
-            data-testid="ddns-record-type"
-          />
-        </Form.Item>
-        <Form.Item name={['dns', 'provider']} label={t('ddns.provider')} extra={t(`ddns.providerHelp_${provider}`)}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ maxWidth: 360 }}
-            options={DDNS_PROVIDERS.map((p) => ({ value: p, label: t(`ddns.provider_${p}`) }))}
-            data-testid="ddns-provider"
-          />
-        </Form.Item>
-        <DnsCredentialFields prefix={['dns']} provider={provider} secretKept={!!task} testIdPrefix="ddns" />
-        {provider === 'callback' && (
-          <div className="ddns-callback" data-testid="ddns-callback">
-            <Form.Item name={['dns', 'callback', 'preset']} label={t('ddns.callbackPreset')}>
-              <Select
-                style={{ maxWidth: 360 }}
-                placeholder={t('ddns.callbackPresetPlaceholder')}
-                onChange={(id: string) =>
-                  form.setFieldValue(
-                    ['dns', 'callback'],
-                    applyCallbackPreset(form.getFieldValue(['dns', 'callback']), id, recordType),
-                  )
-                }
-                options={[
-                  ...DDNS_CALLBACK_PRESETS.map((p) => ({ value: p.id, label: t(`ddns.callbackPreset_${p.id}`) })),
-                  { value: 'other', label: t('ddns.callbackPreset_other') },
-                ]}
-              />
-            </Form.Item>
-            <TemplateFields
-              prefix={['dns', 'callback']}
-              urlLabel={t('ddns.callbackUrl')}
-              urlPlaceholder="https://example.com/update?host=#{domain}&ip=#{ip}"
-              urlHelp={t('ddns.callbackVars', { vars: CALLBACK_VARS })}
-              headersHelp={t('ddns.callbackHeadersHelp')}
+      <Divider titlePlacement="start" className="ddns-section">
+        {t('ddns.sectionBasic')}
+      </Divider>
+      <Form.Item label={t('ddns.name')}>
+        <Space wrap>
+          <Form.Item name="name" noStyle>
+            <Input
+              placeholder={t('ddns.namePlaceholder')}
+              maxLength={L.name.max}
+              style={{ width: 260 }}
+              data-testid="ddns-name"
             />
-          </div>
-        )}
-        <Form.Item name="domains" label={t('ddns.domains')} required extra={<DomainsHelp />}>
-          <Input.TextArea
-            autoSize={{ minRows: 3, maxRows: 10 }}
-            className="mono"
-            placeholder={'nas.example.com\nwww:example.com\n@:example.com?proxied=true'}
-            data-testid="ddns-domains"
-          />
-        </Form.Item>
-
-        <Divider titlePlacement="start" className="ddns-section">
-          {t('ddns.sectionIp')}
-        </Divider>
-        <IpSourceFields recordType={recordType} />
-
-        <Form.Item
-          name="ttl"
-          label={t('ddns.ttl')}
-          extra={t('ddns.ttlHelp', { min: info.minTtl, def: info.defaultTtl })}
-          rules={[numberRangeRule(t, L.ttl.min, L.ttl.max)]}
-        >
-          <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />
-        </Form.Item>
-
-        {customized && (
-          <>
-            <Divider titlePlacement="start" className="ddns-section">
-              {t('ddns.sectionSync')}
-            </Divider>
-            <Form.Item
-              name="forceInterval"
-              label={t('ddns.forceInterval')}
-              extra={t('ddns.forceIntervalHelp')}
-              rules={[rangeRule(t, L.forceInterval, 'err_rangeForceInterval')]}
-            >
-              <InputNumber<number>
-                precision={0}
-                suffix={t('common.secondsShort')}
-                style={{ width: 180 }}
-                data-testid="ddns-force-interval"
-              />
-            </Form.Item>
-            <Form.Item
-              name="httpTimeout"
-              label={t('ddns.httpTimeout')}
-              extra={t('ddns.httpTimeoutHelp')}
-              rules={[rangeRule(t, L.httpTimeout, 'err_rangeTimeout')]}
-            >
-              <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />
-            </Form.Item>
-            <Form.Item
-              name="resolverCheck"
-              label={t('ddns.resolverCheck')}
-              valuePropName="checked"
-              extra={t('ddns.resolverCheckHelp')}
-            >
-              <Switch />
-            </Form.Item>
-            {resolverCheck && (
-              <Form.Item name="dnsServers" label={t('ddns.dnsServers')} extra={t('ddns.dnsServersHelp')}>
-                <Input.TextArea
-                  autoSize={{ minRows: 2, maxRows: 6 }}
-                  className="mono"
-                  placeholder={'1.1.1.1\n223.5.5.5:53'}
-                />
-              </Form.Item>
-            )}
-            <Form.Item name="apiNetwork" label={t('ddns.apiNetwork')} extra={t('ddns.apiNetworkHelp')}>
-              <Radio.Group
-                optionType="button"
-                options={(['auto', 'ipv4', 'ipv6'] as const).map((x) => ({ value: x, label: t(`ddns.network_${x}`) }))}
-              />
-            </Form.Item>
-            <ProxyFields prefix={['proxy']} extra={t('ddns.proxyHelp')} />
-
-            <Divider titlePlacement="start" className="ddns-section">
-              {t('webhook.title')}
-            </Divider>
-            <DdnsWebhookFields
-              taskProxy
-              testing={webhookTest.testing}
-              onTest={runWebhookTest}
-              testId="ddns-task-webhook"
+          </Form.Item>
+          <Form.Item name="enabled" valuePropName="checked" noStyle>
+            <Switch checkedChildren={t('common.enabled')} unCheckedChildren={t('common.disabled')} />
+          </Form.Item>
+        </Space>
+      </Form.Item>
+      <Form.Item name="recordType" label={t('ddns.recordType')}>
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: 'A', label: t('ddns.recordA') },
+            { value: 'AAAA', label: t('ddns.recordAAAA') },
+          ]}
+          data-testid="ddns-record-type"
+        />
+      </Form.Item>
+      <Form.Item name={['dns', 'provider']} label={t('ddns.provider')} extra={t(`ddns.providerHelp_${provider}`)}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          style={{ maxWidth: 360 }}
+          options={DDNS_PROVIDERS.map((p) => ({ value: p, label: t(`ddns.provider_${p}`) }))}
+          data-testid="ddns-provider"
+        />
+      </Form.Item>
+      <DnsCredentialFields prefix={['dns']} provider={provider} secretKept={!!task} testIdPrefix="ddns" />
+      {provider === 'callback' && (
+        <div className="ddns-callback" data-testid="ddns-callback">
+          <Form.Item name={['dns', 'callback', 'preset']} label={t('ddns.callbackPreset')}>
+            <Select
+              style={{ maxWidth: 360 }}
+              placeholder={t('ddns.callbackPresetPlaceholder')}
+              onChange={(id: string) =>
+                form.setFieldValue(
+                  ['dns', 'callback'],
+                  applyCallbackPreset(form.getFieldValue(['dns', 'callback']), id, recordType),
+                )
+              }
+              options={[
+                ...DDNS_CALLBACK_PRESETS.map((p) => ({ value: p.id, label: t(`ddns.callbackPreset_${p.id}`) })),
+                { value: 'other', label: t('ddns.callbackPreset_other') },
+              ]}
             />
-          </>
-        )}
-        {!customized && <Alert type="info" showIcon className="ddns-easy-note" title={t('ddns.easyNote')} />}
-      </Form>
-      {webhookTest.resultModal}
-    </Modal>
+          </Form.Item>
+          <TemplateFields
+            prefix={['dns', 'callback']}
+            urlLabel={t('ddns.callbackUrl')}
+            urlPlaceholder="https://example.com/update?host=#{domain}&ip=#{ip}"
+            urlHelp={t('ddns.callbackVars', { vars: CALLBACK_VARS })}
+            headersHelp={t('ddns.callbackHeadersHelp')}
+          />
+        </div>
+      )}
+      <Form.Item name="domains" label={t('ddns.domains')} required extra={<DomainsHelp />}>
+        <Input.TextArea
+          autoSize={{ minRows: 3, maxRows: 10 }}
+          className="mono"
+          placeholder={'nas.example.com\nwww:example.com\n@:example.com?proxied=true'}
+          data-testid="ddns-domains"
+        />
+      </Form.Item>
+
+      <Divider titlePlacement="start" className="ddns-section">
+        {t('ddns.sectionIp')}
+      </Divider>
+      <IpSourceFields recordType={recordType} />
+
+      <Form.Item
+        name="ttl"
+        label={t('ddns.ttl')}
+        extra={t('ddns.ttlHelp', { min: info.minTtl, def: info.defaultTtl })}
+        rules={[numberRangeRule(t, L.ttl.min, L.ttl.max)]}
+      >
+        <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />
+      </Form.Item>
+
+      {customized && (
+        <>
+          <Divider titlePlacement="start" className="ddns-section">
+            {t('ddns.sectionSync')}
+          </Divider>
+          <Form.Item
+            name="forceInterval"
+            label={t('ddns.forceInterval')}
+            extra={t('ddns.forceIntervalHelp')}
+            rules={[rangeRule(t, L.forceInterval, 'err_rangeForceInterval')]}
+          >
+            <InputNumber<number>
+              precision={0}
+              suffix={t('common.secondsShort')}
+              style={{ width: 180 }}
+              data-testid="ddns-force-interval"
+            />
+          </Form.Item>
+          <Form.Item
+            name="httpTimeout"
+            label={t('ddns.httpTimeout')}
+            extra={t('ddns.httpTimeoutHelp')}
+            rules={[rangeRule(t, L.httpTimeout, 'err_rangeTimeout')]}
+          >
+            <InputNumber<number> precision={0} suffix={t('common.secondsShort')} style={{ width: 180 }} />
+          </Form.Item>
+          <Form.Item
+            name="resolverCheck"
+            label={t('ddns.resolverCheck')}
+            valuePropName="checked"
+            extra={t('ddns.resolverCheckHelp')}
+          >
+            <Switch />
+          </Form.Item>
+          {resolverCheck && (
+            <Form.Item name="dnsServers" label={t('ddns.dnsServers')} extra={t('ddns.dnsServersHelp')}>
+              <Input.TextArea
+                autoSize={{ minRows: 2, maxRows: 6 }}
+                className="mono"
+                placeholder={'1.1.1.1\n223.5.5.5:53'}
+              />
+            </Form.Item>
+          )}
+          <Form.Item name="apiNetwork" label={t('ddns.apiNetwork')} extra={t('ddns.apiNetworkHelp')}>
+            <Radio.Group
+              optionType="button"
+              options={(['auto', 'ipv4', 'ipv6'] as const).map((x) => ({ value: x, label: t(`ddns.network_${x}`) }))}
+            />
+          </Form.Item>
+          <ProxyFields prefix={['proxy']} extra={t('ddns.proxyHelp')} />
+
+          <Divider titlePlacement="start" className="ddns-section">
+            {t('webhook.title')}
+          </Divider>
+          <DdnsWebhookFields
+            taskProxy
+            testing={webhookTest.testing}
+            onTest={runWebhookTest}
+            testId="ddns-task-webhook"
+          />
+        </>
+      )}
+      {!customized && <Alert type="info" showIcon className="ddns-easy-note" title={t('ddns.easyNote')} />}
+    </FormDialog>
   );
 }
 

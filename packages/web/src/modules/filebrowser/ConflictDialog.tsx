@@ -1,4 +1,5 @@
 // Asked once for a whole upload or paste when names are taken: skip, replace or keep both.
+// A question with three answers, not a form: it has no place on components/form/FormDialog.
 import type { ConflictPolicy } from '@lucky/shared';
 import { Button, Modal, Space, Typography } from 'antd';
 import { useCallback, useState } from 'react';

@@ -1,9 +1,11 @@
 // Asks for one name: a rename, a new folder or a new text file. The name rules are the server's
-// (isFileName); the dialog checks them first so a slip is shown on the field.
+// (isFileName); the dialog checks them first so a slip is shown on the field. Enter saves.
 import { isFileName } from '@lucky/shared';
-import { Form, Input, Modal } from 'antd';
-import { useRef, useState } from 'react';
+import { Form, Input } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
+import { useFormErrors } from '../../hooks/useFormErrors';
 
 export interface NameDialogProps {
   title: string;
@@ -13,24 +15,26 @@ export interface NameDialogProps {
   onClose: () => void;
 }
 
+interface NameValues {
+  name: string;
+}
+
+const clean = (v: unknown) =>
+  String(v ?? '')
+    .trim()
+    .normalize('NFC');
+
 export function NameDialog({ title, initial, onSubmit, onClose }: NameDialogProps) {
   const { t } = useTranslation();
-  const [name, setName] = useState(initial);
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const n = name.trim().normalize('NFC');
-    if (!n) return setError(t('filebrowser.err_nameRequired'));
-    if (!isFileName(n)) return setError(t('filebrowser.err_nameInvalid'));
-    setBusy(true);
-    try {
-      const err = await onSubmit(n);
-      if (err) setError(err);
-      else onClose();
-    } finally {
-      setBusy(false);
-    }
+  const [form] = Form.useForm<NameValues>();
+  const errors = useFormErrors(form, { ns: 'filebrowser' });
+
+  const save: SaveHandler = async () => {
+    const err = await onSubmit(clean(form.getFieldValue('name')));
+    if (err) return [{ field: 'name', msg: err }];
+    onClose();
   };
+
   // Select the stem, not the extension, as desktop file managers do on a rename.
   const selected = useRef(false);
   const selectStem = (el: HTMLInputElement | null) => {
@@ -43,28 +47,36 @@ export function NameDialog({ title, initial, onSubmit, onClose }: NameDialogProp
     });
   };
   return (
-    <Modal
+    <FormDialog<NameValues>
       open
       title={title}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      confirmLoading={busy}
-      destroyOnHidden
-      data-testid="fb-name-dialog"
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="fb-name-dialog"
+      modalTestId="fb-name-dialog"
+      width={520}
+      okText={t('common.ok')}
+      initialValues={{ name: initial }}
+      submitOnEnter
     >
-      <Form layout="vertical" onFinish={() => void submit()}>
-        <Form.Item label={t('filebrowser.browse_name')} validateStatus={error ? 'error' : undefined} help={error}>
-          <Input
-            ref={(r) => selectStem(r?.input ?? null)}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(undefined);
-            }}
-            data-testid="fb-name-input"
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        name="name"
+        label={t('filebrowser.browse_name')}
+        rules={[
+          {
+            validator: (_, value) => {
+              const n = clean(value);
+              if (!n) return Promise.reject(new Error(t('filebrowser.err_nameRequired')));
+              if (!isFileName(n)) return Promise.reject(new Error(t('filebrowser.err_nameInvalid')));
+              return Promise.resolve();
+            },
+          },
+        ]}
+      >
+        <Input ref={(r) => selectStem(r?.input ?? null)} data-testid="fb-name-input" />
+      </Form.Item>
+    </FormDialog>
   );
 }

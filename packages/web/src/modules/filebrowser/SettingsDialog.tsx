@@ -3,13 +3,13 @@
 // Only what changed is sent; a refused value lands beside its field in the user's language.
 import { type FilebrowserSettings, FILEBROWSER_LIMITS as L } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Divider, Form, InputNumber, Modal, Space, Spin, Switch } from 'antd';
-import { useState } from 'react';
+import { Divider, Form, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FormDialog, queryLoad, type SaveHandler } from '../../components/form/FormDialog';
 import { numberRangeRule } from '../../components/numberRangeRule';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, filebrowserKeys, saveSettings } from './api';
+import { errorText } from './errors';
 
 type Editable = Omit<FilebrowserSettings, 'enabled'>;
 const FIELDS: (keyof Editable)[] = [
@@ -25,70 +25,50 @@ const FIELDS: (keyof Editable)[] = [
 
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const layout = useDialogLayout(620);
+  const qc = useQueryClient();
+  const [form] = Form.useForm<Editable>();
   const query = useQuery({
     queryKey: filebrowserKeys.settings,
     queryFn: ({ signal }) => fetchSettings(signal),
     enabled: open,
   });
-  return (
-    <Modal
-      open={open}
-      title={t('filebrowser.settings_title')}
-      onCancel={onClose}
-      footer={null}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      destroyOnHidden
-      data-testid="fb-settings"
-    >
-      {query.data ? <SettingsForm settings={query.data.settings} onClose={onClose} /> : <Spin />}
-    </Modal>
-  );
-}
-
-function SettingsForm({ settings, onClose }: { settings: FilebrowserSettings; onClose: () => void }) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const [form] = Form.useForm<Editable>();
-  const [saving, setSaving] = useState(false);
+  const loaded = query.data?.settings;
   const errors = useFormErrors(form, {
     ns: 'filebrowser',
     nameOf: (field) => (FIELDS.includes(field as keyof Editable) ? [field] : undefined),
   });
-  const thumbnails = Form.useWatch('thumbnails', form) ?? settings.thumbnails;
+  const thumbnails = Form.useWatch('thumbnails', form) ?? loaded?.thumbnails;
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
+    if (!loaded) return;
     const values = form.getFieldsValue(true) as Editable;
     const changes: Record<string, unknown> = {};
-    for (const f of FIELDS) if (values[f] !== settings[f]) changes[f] = values[f];
-    if (Object.keys(changes).length === 0) return onClose();
-    setSaving(true);
-    try {
-      const res = await saveSettings(changes);
-      errors.clear();
-      qc.setQueryData(filebrowserKeys.settings, res);
-      void message.success(t('filebrowser.settings_saved'));
+    for (const f of FIELDS) if (values[f] !== loaded[f]) changes[f] = values[f];
+    if (Object.keys(changes).length === 0) {
       onClose();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
+      return;
     }
+    const res = await saveSettings(changes);
+    saved(t('filebrowser.settings_saved'));
+    qc.setQueryData(filebrowserKeys.settings, res);
+    onClose();
   };
 
   const num = (r: { min: number; max: number }) => [numberRangeRule(t, r.min, r.max)];
   return (
-    <Form<Editable>
+    <FormDialog<Editable>
+      open={open}
+      title={t('filebrowser.settings_title')}
+      onClose={onClose}
       form={form}
-      layout="vertical"
-      initialValues={settings}
-      onValuesChange={errors.onValuesChange}
-      onFinish={() => void submit()}
-      data-testid="fb-settings-form"
+      errors={errors}
+      onSave={save}
+      testId="fb-settings"
+      modalTestId="fb-settings"
+      width={620}
+      load={queryLoad(query, (err) => ({ title: errorText(err, t) }))}
+      initialValues={loaded}
+      submitOnEnter
     >
       <Form.Item
         name="trash"
@@ -161,14 +141,6 @@ function SettingsForm({ settings, onClose }: { settings: FilebrowserSettings; on
           data-testid="fb-settings-upload-expiry"
         />
       </Form.Item>
-      <Form.Item style={{ marginBottom: 0, textAlign: 'end' }}>
-        <Space>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={saving} data-testid="fb-settings-save">
-            {t('common.save')}
-          </Button>
-        </Space>
-      </Form.Item>
-    </Form>
+    </FormDialog>
   );
 }

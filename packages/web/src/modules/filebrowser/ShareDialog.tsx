@@ -1,6 +1,8 @@
 // Making a share link for a file or folder: password, expiry, download limit, note; then the full
 // link to copy. The link is this console's address, so it works from outside the LAN only when
 // the setting allows that and the console is reachable from there (port forwarding, DDNS …).
+// Not on components/form/FormDialog: a save turns this dialog into its result (the link, with one
+// "done" button instead of cancel / create), which that frame has no place for.
 import { FILEBROWSER_LIMITS, type FilebrowserShareView } from '@lucky/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Modal, Space, Typography } from 'antd';

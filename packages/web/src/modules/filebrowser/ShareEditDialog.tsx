@@ -2,11 +2,10 @@
 // expiry, download limit, note. Only what changed is sent.
 import { FILEBROWSER_LIMITS, type FilebrowserSharePatch, type FilebrowserShareView, SECRET_MASK } from '@lucky/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Form, Modal } from 'antd';
+import { Form } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { filebrowserKeys, updateShare } from './api';
 import { ShareFields, type ShareFormValues, shareFieldOf } from './ShareFields';
@@ -14,11 +13,8 @@ import { expiryOf } from './shareExpiry';
 
 export function ShareEditDialog({ share, onClose }: { share: FilebrowserShareView; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const qc = useQueryClient();
-  const layout = useDialogLayout(560);
   const [form] = Form.useForm<ShareFormValues>();
-  const [saving, setSaving] = useState(false);
   const errors = useFormErrors(form, { ns: 'filebrowser', nameOf: shareFieldOf });
   // A link with an expiry shows it as a custom date: "unchanged" sends nothing.
   const initial: ShareFormValues = {
@@ -29,8 +25,7 @@ export function ShareEditDialog({ share, onClose }: { share: FilebrowserShareVie
     note: share.note,
   };
 
-  const submit = async () => {
-    if (!(await errors.validate())) return;
+  const save: SaveHandler = async (saved) => {
     const v = form.getFieldsValue(true) as ShareFormValues;
     const patch: FilebrowserSharePatch = {};
     if ((v.password ?? '') !== share.password) patch.password = v.password ?? '';
@@ -41,52 +36,37 @@ export function ShareEditDialog({ share, onClose }: { share: FilebrowserShareVie
     }
     if (v.maxDownloads !== share.maxDownloads) patch.maxDownloads = v.maxDownloads;
     if ((v.note ?? '').trim() !== share.note) patch.note = (v.note ?? '').trim();
-    if (Object.keys(patch).length === 0) return onClose();
-    setSaving(true);
-    try {
-      await updateShare(share.key, patch);
-      errors.clear();
-      void message.success(t('filebrowser.share_updated'));
-      await qc.invalidateQueries({ queryKey: filebrowserKeys.shares });
+    if (Object.keys(patch).length === 0) {
       onClose();
-    } catch (err) {
-      errors.show(err);
-    } finally {
-      setSaving(false);
+      return;
     }
+    await updateShare(share.key, patch);
+    saved(t('filebrowser.share_updated'));
+    await qc.invalidateQueries({ queryKey: filebrowserKeys.shares });
+    onClose();
   };
 
   return (
-    <Modal
+    <FormDialog<ShareFormValues>
       open
       title={t('filebrowser.share_editTitle')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: saving, 'data-testid': 'fb-share-edit-save' }}
-      width={layout.width}
-      style={layout.style}
-      className={layout.className}
-      destroyOnHidden
-      maskClosable={false}
-      data-testid="fb-share-edit"
+      onClose={onClose}
+      form={form}
+      errors={errors}
+      onSave={save}
+      testId="fb-share-edit"
+      modalTestId="fb-share-edit"
+      width={560}
+      initialValues={initial}
     >
-      <Form<ShareFormValues>
-        form={form}
-        layout="vertical"
-        initialValues={initial}
-        onValuesChange={errors.onValuesChange}
-      >
-        <ShareFields
-          passwordHelp={t(
-            share.password === SECRET_MASK ? 'filebrowser.share_passwordKeepHelp' : 'filebrowser.share_passwordHelp',
-            {
-              min: FILEBROWSER_LIMITS.sharePassword.min,
-            },
-          )}
-        />
-      </Form>
-    </Modal>
+      <ShareFields
+        passwordHelp={t(
+          share.password === SECRET_MASK ? 'filebrowser.share_passwordKeepHelp' : 'filebrowser.share_passwordHelp',
+          {
+            min: FILEBROWSER_LIMITS.sharePassword.min,
+          },
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -2,18 +2,18 @@
 // sessions, traffic), what to type into each client, the published folders (mounts of storage
 // management's storages), the users with their access per mount, the live sessions, the settings
 // dialog and the log.
-import { FileTextOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { FileTextOutlined, SettingOutlined } from '@ant-design/icons';
 import type { FtpserverMountView, FtpserverUserView } from '@lucky/shared';
-import { Button, Card, Space, Typography } from 'antd';
+import { Button, Card } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
-import { formatTime } from '../../components/time';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
+import { fetchLogs, ftpKeys } from './api';
 import { ConnectionHelp } from './ConnectionHelp';
 import { closed, type DialogState, opened, shut } from './dialogState';
 import { errorText } from './errors';
-import { LogDrawer } from './LogDrawer';
 import { MountDialog } from './MountDialog';
 import { MountsCard } from './MountsCard';
 import { useStorages } from './pickers';
@@ -48,38 +48,27 @@ export default function FtpserverScreen() {
 
   return (
     <div className="screen ftp-screen" data-testid="ftpserver-screen">
-      <div className="ftp-toolbar">
-        <Typography.Title level={4} className="screen-title">
-          {t('ftpserver.title')}
-        </Typography.Title>
-        <Space wrap>
-          {status.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('ftpserver.updatedAt', { time: formatTime(status.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button
-            icon={<ReloadOutlined />}
-            loading={status.isFetching}
-            onClick={() => void actions.refresh()}
-            data-testid="ftp-refresh"
-          >
-            {t('common.refresh')}
-          </Button>
-          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="ftp-open-logs">
-            {t('ftpserver.logs')}
-          </Button>
-          <Button
-            type="primary"
-            icon={<SettingOutlined />}
-            onClick={() => setSettingsOpen(opened())}
-            data-testid="ftp-open-settings"
-          >
-            {t('ftpserver.settings')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('ftpserver.title')}
+        prefix="ftp"
+        className="ftp-toolbar"
+        query={status}
+        updatedAtKey="ftpserver.updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+        onRefresh={actions.refresh}
+      >
+        <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="ftp-open-logs">
+          {t('ftpserver.logs')}
+        </Button>
+        <Button
+          type="primary"
+          icon={<SettingOutlined />}
+          onClick={() => setSettingsOpen(opened())}
+          data-testid="ftp-open-settings"
+        >
+          {t('ftpserver.settings')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="ftp"
@@ -158,11 +147,15 @@ export default function FtpserverScreen() {
           void actions.refresh();
         }}
       />
-      <LogDrawer
+      <ServiceLogDrawer
         open={logsOpen}
         intervalMs={intervalMs}
         onClose={() => setLogsOpen(false)}
         onClear={actions.clearLogs}
+        ns="ftpserver"
+        queryKey={ftpKeys.logs}
+        fetchLogs={fetchLogs}
+        testIdPrefix="ftp"
       />
     </div>
   );

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
+import { FormDialog, queryLoad, type SaveHandler } from '../../components/form/FormDialog';
 import { useFormErrors } from '../../hooks/useFormErrors';
 import { ClientFields, LimitsFields, LogFields } from './AccessFields';
 import { fetchSettings, ftpKeys, saveSettings } from './api';
@@ -72,11 +72,7 @@ export function SettingsDialog({ open, mounts, users, onClose }: SettingsDialogP
       width={860}
       labelWidth={190}
       className="ftp-settings-dialog"
-      load={{
-        ready: !!loaded,
-        pending: query.isPending,
-        error: query.isError ? { title: t('ftpserver.loadError'), description: errorText(query.error, t) } : undefined,
-      }}
+      load={queryLoad(query, (err) => ({ title: t('ftpserver.loadError'), description: errorText(err, t) }))}
       name="ftpSettings"
       initialValues={loaded && settingsToValues(loaded)}
     >

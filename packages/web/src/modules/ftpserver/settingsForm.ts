@@ -12,6 +12,7 @@ import {
   ftpserverIssues,
 } from '@lucky/shared';
 import type { Failure } from '../../api/callErrors';
+import { changedFields, schemaFailures } from '../../components/form/settingsForm';
 
 export interface SettingsFormValues extends Omit<FtpserverSettings, 'anonymous'> {
   /** The anonymous login's mounts as a list of keys (every one read-only). */
@@ -82,10 +83,7 @@ export function valuesToSettings(v: SettingsFormValues): FtpserverSettings {
 
 /** The fields whose value differs from the stored one (a section as a whole). */
 export function settingsPatch(stored: FtpserverSettings, v: SettingsFormValues): FtpserverSettingsPatch {
-  const next = valuesToSettings(v);
-  const patch: Record<string, unknown> = {};
-  for (const k of SETTINGS_FIELDS) if (JSON.stringify(next[k]) !== JSON.stringify(stored[k])) patch[k] = next[k];
-  return patch as FtpserverSettingsPatch;
+  return changedFields(stored, valuesToSettings(v), SETTINGS_FIELDS);
 }
 
 /** The stored mounts without what their view adds (storage name, availability). */
@@ -106,14 +104,9 @@ export function checkSettings(
   users: readonly FtpserverUser[],
 ): Failure[] {
   const config: FtpserverConfig = { ...settings, mounts: mounts.map(plainMount), users: [...users] };
-  const r = ftpserverConfigSchema.safeParse(config);
-  if (r.success) return [];
-  return r.error.issues
-    .map((i) => {
-      const { field, code, params } = ftpserverIssues.fromZod(i, ftpserverConfigSchema);
-      return { field, code, params };
-    })
-    .filter((f) => settingsFieldOf(f.field) !== undefined);
+  return schemaFailures(ftpserverConfigSchema, ftpserverIssues, config).filter(
+    (f) => settingsFieldOf(f.field ?? '') !== undefined,
+  );
 }
 
 /** The dialog's item of a server path: list entries belong to their list's box, the anonymous mounts to their picker. */

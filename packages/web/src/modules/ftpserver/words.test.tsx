@@ -6,11 +6,12 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClient } from '../../api/client';
 import { setItem } from '../../api/storage';
+import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
 import enUS from '../../i18n/en_US.json';
 import zhCN from '../../i18n/zh_CN.json';
 import { installFakeFetch } from '../../test/fakeFetch';
 import { renderWithProviders } from '../../test/render';
-import { LogDrawer } from './LogDrawer';
+import { fetchLogs, ftpKeys } from './api';
 
 const LOCALES = {
   zh_CN: zhCN.ftpserver as Record<string, string>,
@@ -61,7 +62,18 @@ describe('the log drawer (zh_CN)', () => {
     net.route('api/ftpserver/logs', {
       body: { ret: 0, total: 3, page: 1, pageSize: 50, order: 'newest', logs: [login, refused, plain] },
     });
-    renderWithProviders(<LogDrawer open intervalMs={60_000} onClose={() => {}} onClear={async () => true} />);
+    renderWithProviders(
+      <ServiceLogDrawer
+        open
+        intervalMs={60_000}
+        onClose={() => {}}
+        onClear={async () => true}
+        ns="ftpserver"
+        queryKey={ftpKeys.logs}
+        fetchLogs={fetchLogs}
+        testIdPrefix="ftp"
+      />,
+    );
     const table = await screen.findByTestId('ftp-log-table');
     expect(await within(table).findByText('192.168.1.20:50123 以 alice 身份登录')).toBeTruthy();
     expect(within(table).getByText('已拒绝 203.0.113.9:41000：不是局域网地址（仅限局域网）')).toBeTruthy();

@@ -1,12 +1,12 @@
 // Port forwarding (/portforward): the rule list with live figures, refreshed
 // by itself at the chosen interval; add/edit dialog, global settings, logs.
-import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { PortforwardRuleView } from '@lucky/shared';
-import { Button, Card, Empty, Space, Typography } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
 import { errorText } from './errors';
 import { LogDrawer } from './LogDrawer';
 import { RuleCard } from './RuleCard';
@@ -15,7 +15,6 @@ import { SettingsDialog } from './SettingsDialog';
 import { SummaryBar } from './SummaryBar';
 import { usePortforwardActions, useRules } from './usePortforward';
 import './portforward.css';
-import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -45,33 +44,21 @@ export default function PortforwardScreen() {
 
   return (
     <div className="screen pf-screen" data-testid="portforward-screen">
-      <div className="pf-toolbar">
-        <Typography.Title level={4} className="screen-title">
-          {t('portforward.title')}
-        </Typography.Title>
-        <Space wrap>
-          {rules.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('portforward.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button
-            icon={<ReloadOutlined />}
-            loading={rules.isFetching}
-            onClick={() => void rules.refetch()}
-            data-testid="pf-refresh"
-          >
-            {t('common.refresh')}
-          </Button>
-          <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="pf-open-settings">
-            {t('portforward.globalSettings')}
-          </Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened())} data-testid="pf-add-rule">
-            {t('portforward.addRule')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('portforward.title')}
+        prefix="pf"
+        className="pf-toolbar"
+        query={rules}
+        updatedAtKey="portforward.updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+      >
+        <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="pf-open-settings">
+          {t('portforward.globalSettings')}
+        </Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened())} data-testid="pf-add-rule">
+          {t('portforward.addRule')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="pf"

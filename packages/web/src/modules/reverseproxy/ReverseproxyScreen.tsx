@@ -2,14 +2,14 @@
 // rules, state and newest log lines, refreshed at the chosen interval; add and
 // edit dialogs for rules and sub rules, batch domain replace, access logs.
 
-import { PlusOutlined, ReloadOutlined, SwapOutlined } from '@ant-design/icons';
+import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
 import type { ReverseproxyRuleView, ReverseproxySubRuleView } from '@lucky/shared';
-import { Button, Card, Empty, Space, Typography } from 'antd';
+import { Button, Card, Empty, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
-import { AsyncSwitch } from './AsyncSwitch';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
 import { BatchReplaceDialog } from './BatchReplaceDialog';
 import { errorText } from './errors';
 import { LogDrawer, type LogTarget } from './LogDrawer';
@@ -18,7 +18,6 @@ import { RuleDialog } from './RuleDialog';
 import { SubRuleDialog } from './SubRuleDialog';
 import { useReverseproxyActions, useRules } from './useReverseproxy';
 import './reverseproxy.css';
-import { formatTime } from '../../components/time';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -52,6 +51,7 @@ export default function ReverseproxyScreen() {
   const [batch, setBatch] = useState<DialogState<never>>({ seq: 0, open: false });
   const [logsOf, setLogsOf] = useState<LogTarget | null>(null);
   const data = rules.data;
+  const { busy: switching, toggle: toggleModule } = useModuleSwitch(actions.setModuleEnabled);
 
   const saved = (rule: ReverseproxyRuleView) => {
     actions.ruleSaved(rule);
@@ -61,51 +61,36 @@ export default function ReverseproxyScreen() {
 
   return (
     <div className="screen rp-screen" data-testid="reverseproxy-screen">
-      <div className="rp-toolbar">
-        <Space className="rp-title" size="middle">
-          <Typography.Title level={4} className="screen-title">
-            {t('reverseproxy.title')}
-          </Typography.Title>
-          {data && (
-            <span className="rp-module-switch">
-              <AsyncSwitch
-                checked={data.enabled}
-                onChange={actions.setModuleEnabled}
-                label={t('reverseproxy.moduleSwitch')}
-                testId="rp-module-switch"
-              />
-              <Typography.Text>{t('reverseproxy.moduleSwitch')}</Typography.Text>
-            </span>
-          )}
-        </Space>
-        <Space wrap>
-          {rules.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('reverseproxy.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button
-            icon={<ReloadOutlined />}
-            loading={rules.isFetching}
-            onClick={() => void rules.refetch()}
-            data-testid="rp-refresh"
-          >
-            {t('common.refresh')}
-          </Button>
-          <Button icon={<SwapOutlined />} onClick={() => setBatch(opened())} data-testid="rp-batch-open">
-            {t('reverseproxy.batchReplace')}
-          </Button>
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setRuleDialog(opened())}
-            data-testid="rp-add-rule"
-          >
-            {t('reverseproxy.addRule')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('reverseproxy.title')}
+        prefix="rp"
+        className="rp-toolbar"
+        moduleSwitch={
+          data && {
+            checked: data.enabled,
+            onChange: (on) => void toggleModule(on),
+            busy: switching,
+            label: t('reverseproxy.moduleSwitch'),
+            testId: 'rp-module-switch',
+            caption: t('reverseproxy.moduleSwitch'),
+          }
+        }
+        query={rules}
+        updatedAtKey="reverseproxy.updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+      >
+        <Button icon={<SwapOutlined />} onClick={() => setBatch(opened())} data-testid="rp-batch-open">
+          {t('reverseproxy.batchReplace')}
+        </Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setRuleDialog(opened())}
+          data-testid="rp-add-rule"
+        >
+          {t('reverseproxy.addRule')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="rp"

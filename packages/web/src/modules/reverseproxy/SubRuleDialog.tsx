@@ -1,10 +1,9 @@
 // Add or edit a sub rule of a rule: which domains and path it takes and what
 // it answers with (the same service editor as the default rule).
 import type { ReverseproxyRuleView, ReverseproxySubRuleView } from '@lucky/shared';
-import { App, Button, Divider, Form, Modal } from 'antd';
-import { useState } from 'react';
+import { Divider, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogLayout } from '../../hooks/useDialogLayout';
+import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
 import { createSubRule, updateSubRule } from './api';
 import {
   checkWholeSubRule,
@@ -33,74 +32,45 @@ const PREFIX: string[] = [];
 
 export function SubRuleDialog({ open, rule, sub, onClose, onSaved }: SubRuleDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<SubRuleValues>();
-  const [saving, setSaving] = useState(false);
-  const layout = useDialogLayout(900);
   const issues = useServiceErrors(form, PREFIX, subRuleSpot);
   const ruleName = rule?.name || t('reverseproxy.unnamed');
 
-  const submit = async () => {
-    if (!rule || !(await issues.validate())) return;
+  const save: SaveHandler = async (saved) => {
+    if (!rule) return;
     const values: SubRuleValues = { ...newSubRuleValues(), ...form.getFieldsValue(true) };
     const input = valuesToSubRuleInput(values);
+    issues.sending(input);
     const local = checkWholeSubRule(input);
-    if (local) {
-      issues.show(local, input);
-      return;
-    }
-    setSaving(true);
-    try {
-      const reply = sub ? await updateSubRule(rule.key, sub.key, input) : await createSubRule(rule.key, input);
-      issues.clear();
-      void message.success(t(sub ? 'reverseproxy.subRuleSaved' : 'reverseproxy.subRuleAdded'));
-      onSaved(reply.rule);
-    } catch (err) {
-      issues.show(err, input);
-    } finally {
-      setSaving(false);
-    }
+    if (local) return [local];
+    const reply = sub ? await updateSubRule(rule.key, sub.key, input) : await createSubRule(rule.key, input);
+    saved(t(sub ? 'reverseproxy.subRuleSaved' : 'reverseproxy.subRuleAdded'));
+    onSaved(reply.rule);
   };
 
   return (
-    <Modal
+    <FormDialog<SubRuleValues>
       open={open}
       title={t(sub ? 'reverseproxy.editSubRuleOf' : 'reverseproxy.addSubRuleOf', { name: ruleName })}
-      onCancel={onClose}
-      width={layout.width}
-      style={layout.style}
-      className={`rp-dialog rp-sub-dialog ${layout.className}`}
-      mask={{ closable: false }}
-      destroyOnHidden
+      onClose={onClose}
+      form={form}
+      errors={issues}
+      onSave={save}
+      testId="rp-sub"
+      width={900}
+      labelWidth={180}
+      className="rp-dialog rp-sub-dialog"
       afterClose={() => issues.setPanels([])}
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void submit()} data-testid="rp-sub-save">
-          {t('common.save')}
-        </Button>,
-      ]}
+      name="rpSubRule"
+      initialValues={sub ? subRuleToValues(sub) : newSubRuleValues()}
+      formProps={{ requiredMark: true }}
     >
-      <Form<SubRuleValues>
-        form={form}
-        name="rpSubRule"
-        initialValues={sub ? subRuleToValues(sub) : newSubRuleValues()}
-        layout={layout.fullScreen ? 'vertical' : 'horizontal'}
-        labelCol={layout.fullScreen ? undefined : { flex: '180px' }}
-        labelWrap
-        colon={false}
-        requiredMark
-        onValuesChange={issues.onValuesChange}
-        data-testid="rp-sub-form"
-      >
-        <SubRuleFields />
-        <Divider titlePlacement="start" className="rp-divider">
-          {t('reverseproxy.service')}
-        </Divider>
-        <ServiceTypeFields prefix={PREFIX} isDefault={false} />
-        <ServiceAdvanced prefix={PREFIX} open={issues.panels} onOpenChange={issues.setPanels} />
-      </Form>
-    </Modal>
+      <SubRuleFields />
+      <Divider titlePlacement="start" className="rp-divider">
+        {t('reverseproxy.service')}
+      </Divider>
+      <ServiceTypeFields prefix={PREFIX} isDefault={false} />
+      <ServiceAdvanced prefix={PREFIX} open={issues.panels} onOpenChange={issues.setPanels} />
+    </FormDialog>
   );
 }

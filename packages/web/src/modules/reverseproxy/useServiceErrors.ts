@@ -39,11 +39,10 @@ export function useServiceErrors(form: FormInstance, prefix: NamePath, spotOf: (
     },
   });
 
-  /** Shows a refusal of `input` (a failed call, or the whole-form check's issue). */
-  const show = (problem: unknown, input: unknown) => {
+  /** Records what a save sends, so a refusal of it by index names the entry (FormDialog shows the refusal). */
+  const sending = (input: unknown) => {
     sent.current = input;
-    errors.show(problem);
   };
 
-  return { ...errors, show, panels, setPanels };
+  return { ...errors, sending, panels, setPanels };
 }

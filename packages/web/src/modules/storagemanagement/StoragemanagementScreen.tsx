@@ -2,13 +2,14 @@
 // and remote WebDAV servers — each with its space, reachability and the services using it; the
 // add / edit dialog; the module switch. A list that cannot be loaded says so (spec §8 "storage
 // list error").
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import type { StorageEntryView } from '@lucky/shared';
-import { Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { formatTime } from '../../components/time';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
 import { errorText } from './errors';
 import { StorageCard } from './StorageCard';
 import { StorageDialog } from './StorageDialog';
@@ -30,49 +31,33 @@ export default function StoragemanagementScreen() {
   const list = useStorageList();
   const actions = useStorageActions();
   const [editing, setEditing] = useState<DialogState>({ seq: 0, open: false });
-  const [switching, setSwitching] = useState(false);
   const data = list.data;
   const open = (of?: StorageEntryView) => setEditing((d) => ({ seq: d.seq + 1, open: true, of }));
   const close = () => setEditing((d) => ({ ...d, open: false }));
   const otherNames = (data?.list ?? []).filter((s) => s.key !== editing.of?.key).map((s) => s.name);
-  const toggleModule = async (on: boolean) => {
-    setSwitching(true);
-    try {
-      await actions.setModuleEnabled(on);
-    } finally {
-      setSwitching(false);
-    }
-  };
+  const { busy: switching, toggle: toggleModule } = useModuleSwitch(actions.setModuleEnabled);
 
   return (
     <div className="screen sm-screen" data-testid="storagemanagement-screen">
-      <div className="sm-toolbar">
-        <Typography.Title level={4} className="screen-title">
-          {t('storagemanagement.title')}
-        </Typography.Title>
-        <Space wrap>
-          {list.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('storagemanagement.updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <Space size={6}>
-            <Typography.Text>{t('storagemanagement.moduleSwitch')}</Typography.Text>
-            <Switch
-              checked={data?.enabled ?? false}
-              loading={switching || list.isPending}
-              onChange={(on) => void toggleModule(on)}
-              data-testid="storagemanagement-module-switch"
-            />
-          </Space>
-          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()}>
-            {t('common.refresh')}
-          </Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="storagemanagement-add">
-            {t('storagemanagement.add')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('storagemanagement.title')}
+        prefix="storagemanagement"
+        className="sm-toolbar"
+        moduleSwitch={{
+          checked: data?.enabled ?? false,
+          onChange: (on) => void toggleModule(on),
+          busy: switching || list.isPending,
+          label: t('storagemanagement.moduleSwitch'),
+          testId: 'storagemanagement-module-switch',
+          caption: t('storagemanagement.moduleSwitch'),
+        }}
+        query={list}
+        updatedAtKey="storagemanagement.updatedAt"
+      >
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="storagemanagement-add">
+          {t('storagemanagement.add')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="storagemanagement"

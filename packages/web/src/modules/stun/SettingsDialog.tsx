@@ -9,7 +9,7 @@ import { Button, Divider, Form, Input, InputNumber, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import type { Translate } from '../../api/callErrors';
-import { FormDialog, type SaveHandler } from '../../components/form/FormDialog';
+import { FormDialog, queryLoad, type SaveHandler } from '../../components/form/FormDialog';
 import { LinesInput } from '../../components/LinesInput';
 import { failureText, useFormErrors } from '../../hooks/useFormErrors';
 import { fetchSettings, saveSettings, stunKeys } from './api';
@@ -105,11 +105,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       width={860}
       labelWidth={180}
       className="stun-settings-dialog"
-      load={{
-        ready: !!loaded,
-        pending: query.isPending,
-        error: query.isError ? { title: t('stun.loadError'), description: errorText(query.error, t) } : undefined,
-      }}
+      load={queryLoad(query, (err) => ({ title: t('stun.loadError'), description: errorText(err, t) }))}
       name="stunSettings"
       initialValues={loaded && settingsToValues(loaded)}
       after={webhookTest.resultModal}

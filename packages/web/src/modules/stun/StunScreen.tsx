@@ -1,14 +1,13 @@
 // STUN NAT traversal (/stun): the rules with their mappings, refreshed by themselves at the chosen
 // interval; add/edit dialog, global settings (servers, keep-alive, defaults, webhook), NAT type
 // detection, logs.
-import { PlusOutlined, RadarChartOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { PlusOutlined, RadarChartOutlined, SettingOutlined } from '@ant-design/icons';
 import type { StunRuleView } from '@lucky/shared';
-import { Button, Card, Empty, Space, Typography } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
-import { formatTime } from '../../components/time';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
 import { errorText } from './errors';
 import { LogDrawer } from './LogDrawer';
 import { NatTypeDialog } from './NatTypeDialog';
@@ -51,46 +50,29 @@ export default function StunScreen() {
 
   return (
     <div className="screen stun-screen" data-testid="stun-screen">
-      <div className="stun-toolbar">
-        <Typography.Title level={4} className="screen-title">
-          {t('stun.title')}
-        </Typography.Title>
-        <Space wrap>
-          {rules.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('stun.updatedAt', { time: formatTime(rules.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button
-            icon={<ReloadOutlined />}
-            loading={rules.isFetching}
-            onClick={() => void rules.refetch()}
-            data-testid="stun-refresh"
-          >
-            {t('common.refresh')}
-          </Button>
-          <Button
-            icon={<RadarChartOutlined />}
-            disabled={!enabled}
-            onClick={() => setNatType(opened())}
-            data-testid="stun-open-nat-type"
-          >
-            {t('stun.detectNatType')}
-          </Button>
-          <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="stun-open-settings">
-            {t('stun.globalSettings')}
-          </Button>
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setEditing(opened())}
-            data-testid="stun-add-rule"
-          >
-            {t('stun.addRule')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('stun.title')}
+        prefix="stun"
+        className="stun-toolbar"
+        query={rules}
+        updatedAtKey="stun.updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+      >
+        <Button
+          icon={<RadarChartOutlined />}
+          disabled={!enabled}
+          onClick={() => setNatType(opened())}
+          data-testid="stun-open-nat-type"
+        >
+          {t('stun.detectNatType')}
+        </Button>
+        <Button icon={<SettingOutlined />} onClick={() => setSettings(opened())} data-testid="stun-open-settings">
+          {t('stun.globalSettings')}
+        </Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened())} data-testid="stun-add-rule">
+          {t('stun.addRule')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="stun"

@@ -2,6 +2,7 @@
 // sent (only what changed), and the check before sending (the schema the server parses with).
 import { type StunSettings, type StunSettingsPatch, stunIssues, stunSettingsPatchSchema } from '@lucky/shared';
 import type { Failure } from '../../api/callErrors';
+import { changedFields, listItemOf, schemaFailures } from '../../components/form/settingsForm';
 import {
   newWebhookValues,
   valuesToWebhook,
@@ -15,7 +16,14 @@ export interface SettingsFormValues extends Omit<StunSettings, 'stunServers' | '
   webhook: WebhookFormValues;
 }
 
-export const SETTINGS_FIELDS = ['enabled', 'stunServers', 'keepAliveUrl', 'heartbeatSec', 'retrySec', 'webhook'];
+export const SETTINGS_FIELDS = [
+  'enabled',
+  'stunServers',
+  'keepAliveUrl',
+  'heartbeatSec',
+  'retrySec',
+  'webhook',
+] as const satisfies readonly (keyof StunSettings)[];
 
 export function settingsToValues(s: StunSettings): SettingsFormValues {
   return { ...s, stunServers: [...s.stunServers], webhook: webhookToValues(s.webhook, newWebhookValues()) };
@@ -35,29 +43,13 @@ export function valuesToSettings(v: SettingsFormValues): StunSettings {
 
 /** The fields whose value differs from the stored one (the webhook as a whole). */
 export function settingsPatch(stored: StunSettings, v: SettingsFormValues): StunSettingsPatch {
-  const next = valuesToSettings(v);
-  const patch: Record<string, unknown> = {};
-  for (const k of SETTINGS_FIELDS as (keyof StunSettings)[])
-    if (JSON.stringify(next[k]) !== JSON.stringify(stored[k])) patch[k] = next[k];
-  return patch as StunSettingsPatch;
+  return changedFields(stored, valuesToSettings(v), SETTINGS_FIELDS);
 }
 
 /** Every problem the server would name in this patch, with its field and code. */
 export function checkSettings(patch: StunSettingsPatch): Failure[] {
-  const r = stunSettingsPatchSchema.safeParse(patch);
-  if (r.success) return [];
-  return r.error.issues.map((i) => {
-    const { field, code, params } = stunIssues.fromZod(i, stunSettingsPatchSchema);
-    return { field, code, params };
-  });
+  return schemaFailures(stunSettingsPatchSchema, stunIssues, patch);
 }
 
 /** The dialog's item of a server path: list entries belong to their list's box. */
-export function settingsFieldOf(field: string): (string | number)[] | undefined {
-  const out: string[] = [];
-  for (const part of field.split('.')) {
-    if (/^\d+$/.test(part)) break;
-    out.push(part);
-  }
-  return out.length > 0 && SETTINGS_FIELDS.includes(out[0] as string) ? out : undefined;
-}
+export const settingsFieldOf = listItemOf(SETTINGS_FIELDS);

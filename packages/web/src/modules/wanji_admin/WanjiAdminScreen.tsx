@@ -3,15 +3,16 @@
 // re-reads the list every few seconds), jump-in through a one-time login link, add / edit with
 // the certificate check, re-pin after a certificate change, bulk actions with per-console
 // results, settings and the log drawer.
-import { FileTextOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { FileTextOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { WanjiConsoleView } from '@lucky/shared';
-import { App, Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { App, Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
-import { formatTime } from '../../components/time';
-import { loginLink } from './api';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
+import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
+import { fetchLogs, loginLink, wanjiKeys } from './api';
 import { BulkBar } from './BulkBar';
 import { type BulkOutcome, BulkResultsDialog } from './BulkResultsDialog';
 import { ConsoleCards } from './ConsoleCards';
@@ -20,7 +21,6 @@ import { ConsolesTable } from './ConsolesTable';
 import type { ConsolesListProps } from './consoleParts';
 import { errorText } from './errors';
 import { jumpIn } from './jumpIn';
-import { LogDrawer } from './LogDrawer';
 import { RepinDialog } from './RepinDialog';
 import { SettingsDialog } from './SettingsDialog';
 import { usePhone } from './usePhone';
@@ -52,7 +52,6 @@ export default function WanjiAdminScreen() {
   const [repin, setRepin] = useState<WanjiConsoleView | undefined>();
   const [outcome, setOutcome] = useState<BulkOutcome | undefined>();
   const [logsOpen, setLogsOpen] = useState(false);
-  const [switching, setSwitching] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const data = list.data;
   const moduleOn = data?.enabled ?? false;
@@ -60,14 +59,7 @@ export default function WanjiAdminScreen() {
   const picked = consoles.filter((c) => selected.includes(c.key));
   const phone = usePhone();
 
-  const toggleModule = async (on: boolean) => {
-    setSwitching(true);
-    try {
-      await actions.setModuleEnabled(on);
-    } finally {
-      setSwitching(false);
-    }
-  };
+  const { busy: switching, toggle: toggleModule } = useModuleSwitch(actions.setModuleEnabled);
 
   // Must run inside the click itself: the tab is opened before the link is asked for (jumpIn.ts).
   const open = (c: WanjiConsoleView) => {
@@ -121,53 +113,38 @@ export default function WanjiAdminScreen() {
 
   return (
     <div className="screen wanji-screen" data-testid="wanji_admin-screen">
-      <div className="wanji-toolbar">
-        <Space wrap align="center">
-          <Typography.Title level={4} className="screen-title">
-            {t('menu.wanji_admin')}
-          </Typography.Title>
-          {data && (
-            <Space size={6}>
-              <Switch
-                checked={moduleOn}
-                loading={switching}
-                onChange={(on) => void toggleModule(on)}
-                aria-label={t('wanji_admin.ui_moduleSwitch')}
-                data-testid="wanji_admin-module-switch"
-              />
-              <Typography.Text type={moduleOn ? 'success' : 'secondary'}>
-                {t(moduleOn ? 'wanji_admin.ui_moduleOn' : 'wanji_admin.ui_moduleOff')}
-              </Typography.Text>
-            </Space>
-          )}
-        </Space>
-        <Space wrap>
-          {list.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary">
-              {t('wanji_admin.ui_updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button
-            icon={<ReloadOutlined />}
-            loading={list.isFetching}
-            onClick={() => void list.refetch()}
-            aria-label={t('common.refresh')}
-          />
-          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="wanji-open-logs">
-            {t('wanji_admin.ui_logs')}
-          </Button>
-          <Button
-            icon={<SettingOutlined />}
-            disabled={!data}
-            onClick={() => setSettingsDialog(opened())}
-            data-testid="wanji-open-settings"
-          >
-            {t('wanji_admin.ui_settings')}
-          </Button>
-          {add('wanji-add')}
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('menu.wanji_admin')}
+        prefix="wanji"
+        className="wanji-toolbar"
+        moduleSwitch={
+          data && {
+            checked: moduleOn,
+            onChange: (on) => void toggleModule(on),
+            busy: switching,
+            label: t('wanji_admin.ui_moduleSwitch'),
+            testId: 'wanji_admin-module-switch',
+            words: { on: t('wanji_admin.ui_moduleOn'), off: t('wanji_admin.ui_moduleOff') },
+          }
+        }
+        query={list}
+        updatedAtKey="wanji_admin.ui_updatedAt"
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+        compactRefresh
+      >
+        <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="wanji-open-logs">
+          {t('wanji_admin.ui_logs')}
+        </Button>
+        <Button
+          icon={<SettingOutlined />}
+          disabled={!data}
+          onClick={() => setSettingsDialog(opened())}
+          data-testid="wanji-open-settings"
+        >
+          {t('wanji_admin.ui_settings')}
+        </Button>
+        {add('wanji-add')}
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="wanji"
@@ -239,11 +216,16 @@ export default function WanjiAdminScreen() {
         }}
       />
       <BulkResultsDialog outcome={outcome} onClose={() => setOutcome(undefined)} />
-      <LogDrawer
+      <ServiceLogDrawer
         open={logsOpen}
         intervalMs={intervalMs}
         onClose={() => setLogsOpen(false)}
         onClear={actions.clearLogs}
+        ns="wanji_admin"
+        wordsPrefix="ui_"
+        queryKey={wanjiKeys.logs}
+        fetchLogs={fetchLogs}
+        testIdPrefix="wanji"
       />
     </div>
   );

@@ -1,22 +1,33 @@
 // The WebDAV server (/webdav): status and module switch, the settings, the mounts and users, how to
 // connect from each client, and the log. A banner warns while users sign in over plain HTTP.
-import { FileTextOutlined, ReloadOutlined } from '@ant-design/icons';
+import { FileTextOutlined } from '@ant-design/icons';
 import type { WebdavMount, WebdavUserView } from '@lucky/shared';
-import { Alert, Button, Card, Space, Typography } from 'antd';
+import { Alert, Button, Card } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
+import { fetchLogs, webdavKeys } from './api';
 import { ConnectHelp } from './ConnectHelp';
 import { type ConnectTarget, connectLines } from './connectHelp';
 import { errorText } from './errors';
-import { LogDrawer } from './LogDrawer';
 import { MountDialog } from './MountDialog';
 import { MountsCard } from './MountsCard';
 import { SettingsCard } from './SettingsCard';
 import { StatusCard } from './StatusCard';
 import { UserDialog } from './UserDialog';
 import { UsersCard } from './UsersCard';
-import { useCertNames, useMounts, useSettings, useStatus, useStorages, useUsers, useWebdavActions } from './useWebdav';
+import {
+  STATUS_INTERVAL_MS,
+  useCertNames,
+  useMounts,
+  useSettings,
+  useStatus,
+  useStorages,
+  useUsers,
+  useWebdavActions,
+} from './useWebdav';
 import './webdav.css';
 
 /** A dialog's state: `seq` keys it, so each opening starts from a fresh form. */
@@ -60,19 +71,17 @@ export default function WebdavScreen() {
 
   return (
     <div className="screen webdav-screen" data-testid="webdav-screen">
-      <div className="webdav-toolbar">
-        <Typography.Title level={4} className="screen-title">
-          {t('webdav.title')}
-        </Typography.Title>
-        <Space wrap>
-          <Button icon={<ReloadOutlined />} loading={status.isFetching} onClick={() => void actions.refresh()}>
-            {t('common.refresh')}
-          </Button>
-          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="webdav-open-logs">
-            {t('webdav.logs')}
-          </Button>
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('webdav.title')}
+        prefix="webdav"
+        className="webdav-toolbar"
+        query={status}
+        onRefresh={actions.refresh}
+      >
+        <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="webdav-open-logs">
+          {t('webdav.logs')}
+        </Button>
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="webdav"
@@ -145,7 +154,16 @@ export default function WebdavScreen() {
           void actions.refresh();
         }}
       />
-      <LogDrawer open={logsOpen} onClose={() => setLogsOpen(false)} onClear={actions.clearLogs} />
+      <ServiceLogDrawer
+        open={logsOpen}
+        intervalMs={STATUS_INTERVAL_MS}
+        onClose={() => setLogsOpen(false)}
+        onClear={actions.clearLogs}
+        ns="webdav"
+        queryKey={webdavKeys.logs}
+        fetchLogs={fetchLogs}
+        testIdPrefix="webdav"
+      />
     </div>
   );
 }

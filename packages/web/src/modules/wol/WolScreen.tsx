@@ -1,21 +1,21 @@
 // Network wake-up (/wol): the devices as cards (online badge refreshed live, a big Wake button
 // with "wake and wait" progress, shutdown, the phone shortcut), the module switch, add / edit
 // dialog, LAN scan, settings (check interval, agent mode, webhook) and the log drawer.
-import { FileTextOutlined, PlusOutlined, RadarChartOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { FileTextOutlined, PlusOutlined, RadarChartOutlined, SettingOutlined } from '@ant-design/icons';
 import type { WolDeviceView } from '@lucky/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Space, Switch, Typography } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModuleAlerts } from '../../components/module/ModuleAlerts';
-import { RefreshControl } from '../../components/RefreshControl';
-import { formatTime } from '../../components/time';
-import { fetchInterfaces, wolKeys } from './api';
+import { ModuleHeader } from '../../components/module/ModuleHeader';
+import { useModuleSwitch } from '../../components/module/useModuleSwitch';
+import { ServiceLogDrawer } from '../../components/ruleLog/ServiceLogDrawer';
+import { fetchInterfaces, fetchLogs, wolKeys } from './api';
 import { DeviceCard } from './DeviceCard';
 import { DeviceDialog } from './DeviceDialog';
 import type { DeviceFormValues } from './deviceForm';
 import { errorText } from './errors';
-import { LogDrawer } from './LogDrawer';
 import { ScanDialog } from './ScanDialog';
 import { SettingsDialog } from './SettingsDialog';
 import { ShortcutDialog } from './ShortcutDialog';
@@ -48,7 +48,6 @@ export default function WolScreen() {
   const [scanOpen, setScanOpen] = useState(false);
   const [shortcut, setShortcut] = useState<WolDeviceView | null>(null);
   const [logsOpen, setLogsOpen] = useState(false);
-  const [switching, setSwitching] = useState(false);
   const data = list.data;
   const moduleOn = data?.enabled ?? false;
   const devices = data?.devices ?? [];
@@ -59,14 +58,7 @@ export default function WolScreen() {
   });
   const otherNames = devices.filter((d) => d.key !== editing.item?.device?.key).map((d) => d.name);
 
-  const toggleModule = async (on: boolean) => {
-    setSwitching(true);
-    try {
-      await actions.setModuleEnabled(on);
-    } finally {
-      setSwitching(false);
-    }
-  };
+  const { busy: switching, toggle: toggleModule } = useModuleSwitch(actions.setModuleEnabled);
 
   const add = (testId: string) => (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(opened<Editing>({}))} data-testid={testId}>
@@ -76,56 +68,42 @@ export default function WolScreen() {
 
   return (
     <div className="screen wol-screen" data-testid="wol-screen">
-      <div className="wol-toolbar">
-        <Space wrap align="center">
-          <Typography.Title level={4} className="screen-title">
-            {t('menu.wol')}
-          </Typography.Title>
-          {data && (
-            <Space size={6}>
-              <Switch
-                checked={moduleOn}
-                loading={switching}
-                onChange={(on) => void toggleModule(on)}
-                aria-label={t('wol.ui_moduleSwitch')}
-                data-testid="wol-module-switch"
-              />
-              <Typography.Text type={moduleOn ? 'success' : 'secondary'}>
-                {t(moduleOn ? 'wol.ui_moduleOn' : 'wol.ui_moduleOff')}
-              </Typography.Text>
-            </Space>
-          )}
-        </Space>
-        <Space wrap>
-          {list.dataUpdatedAt > 0 && (
-            <Typography.Text type="secondary" className="wol-updated">
-              {t('wol.ui_updatedAt', { time: formatTime(list.dataUpdatedAt, 'HH:mm:ss') })}
-            </Typography.Text>
-          )}
-          <RefreshControl value={intervalMs} onChange={setIntervalMs} />
-          <Button
-            icon={<ReloadOutlined />}
-            loading={list.isFetching}
-            onClick={() => void list.refetch()}
-            aria-label={t('common.refresh')}
-          />
-          <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="wol-open-logs">
-            {t('wol.ui_logs')}
-          </Button>
-          <Button
-            icon={<SettingOutlined />}
-            disabled={!data}
-            onClick={() => setSettingsDialog(opened())}
-            data-testid="wol-open-settings"
-          >
-            {t('wol.ui_settings')}
-          </Button>
-          <Button icon={<RadarChartOutlined />} onClick={() => setScanOpen(true)} data-testid="wol-open-scan">
-            {t('wol.ui_scan')}
-          </Button>
-          {add('wol-add')}
-        </Space>
-      </div>
+      <ModuleHeader
+        title={t('menu.wol')}
+        prefix="wol"
+        className="wol-toolbar"
+        moduleSwitch={
+          data && {
+            checked: moduleOn,
+            onChange: (on) => void toggleModule(on),
+            busy: switching,
+            label: t('wol.ui_moduleSwitch'),
+            testId: 'wol-module-switch',
+            words: { on: t('wol.ui_moduleOn'), off: t('wol.ui_moduleOff') },
+          }
+        }
+        query={list}
+        updatedAtKey="wol.ui_updatedAt"
+        wideOnlyUpdatedAt
+        interval={{ value: intervalMs, onChange: setIntervalMs }}
+        compactRefresh
+      >
+        <Button icon={<FileTextOutlined />} onClick={() => setLogsOpen(true)} data-testid="wol-open-logs">
+          {t('wol.ui_logs')}
+        </Button>
+        <Button
+          icon={<SettingOutlined />}
+          disabled={!data}
+          onClick={() => setSettingsDialog(opened())}
+          data-testid="wol-open-settings"
+        >
+          {t('wol.ui_settings')}
+        </Button>
+        <Button icon={<RadarChartOutlined />} onClick={() => setScanOpen(true)} data-testid="wol-open-scan">
+          {t('wol.ui_scan')}
+        </Button>
+        {add('wol-add')}
+      </ModuleHeader>
 
       <ModuleAlerts
         testId="wol"
@@ -211,11 +189,16 @@ export default function WolScreen() {
         }}
       />
       <ShortcutDialog device={shortcut} onClose={() => setShortcut(null)} />
-      <LogDrawer
+      <ServiceLogDrawer
         open={logsOpen}
         intervalMs={intervalMs}
         onClose={() => setLogsOpen(false)}
         onClear={actions.clearLogs}
+        ns="wol"
+        wordsPrefix="ui_"
+        queryKey={wolKeys.logs}
+        fetchLogs={fetchLogs}
+        testIdPrefix="wol"
       />
     </div>
   );

@@ -3,6 +3,7 @@
 // schema the server parses with, answered with its codes).
 import { type WolSettings, type WolSettingsPatch, wolIssues, wolSettingsPatchSchema } from '@lucky/shared';
 import type { Failure } from '../../api/callErrors';
+import { changedFields, listItemOf, schemaFailures } from '../../components/form/settingsForm';
 import {
   newWebhookValues,
   valuesToWebhook,
@@ -36,28 +37,13 @@ export function valuesToSettings(v: SettingsFormValues): WolSettings {
 
 /** The fields whose value differs from the stored one. */
 export function settingsPatch(stored: WolSettings, v: SettingsFormValues): WolSettingsPatch {
-  const next = valuesToSettings(v);
-  const patch: Record<string, unknown> = {};
-  for (const k of SETTINGS_FIELDS) if (JSON.stringify(next[k]) !== JSON.stringify(stored[k])) patch[k] = next[k];
-  return patch as WolSettingsPatch;
+  return changedFields(stored, valuesToSettings(v), SETTINGS_FIELDS);
 }
 
 /** Every problem the server would name in this patch, with its field and code. */
 export function checkSettings(patch: WolSettingsPatch): Failure[] {
-  const r = wolSettingsPatchSchema.safeParse(patch);
-  if (r.success) return [];
-  return r.error.issues.map((i) => {
-    const { field, code, params } = wolIssues.fromZod(i, wolSettingsPatchSchema);
-    return { field, code, params };
-  });
+  return schemaFailures(wolSettingsPatchSchema, wolIssues, patch);
 }
 
 /** The dialog's item of a server path: list entries belong to their list's box. */
-export function settingsFieldOf(field: string): (string | number)[] | undefined {
-  const out: string[] = [];
-  for (const part of field.split('.')) {
-    if (/^\d+$/.test(part)) break;
-    out.push(part);
-  }
-  return out.length > 0 && (SETTINGS_FIELDS as readonly string[]).includes(out[0] as string) ? out : undefined;
-}
+export const settingsFieldOf = listItemOf(SETTINGS_FIELDS);

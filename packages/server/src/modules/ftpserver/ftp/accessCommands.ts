@@ -20,6 +20,15 @@ async function pass(s: FtpSession, password: string): Promise<void> {
   if (name === undefined) throw new FtpError(503, 'Send USER first');
   requireTlsFirst(s);
   s.pendingUser = undefined;
+  s.loginUnderWay = true;
+  try {
+    await checkPass(s, name, password);
+  } finally {
+    s.loginUnderWay = false;
+  }
+}
+
+async function checkPass(s: FtpSession, name: string, password: string): Promise<void> {
   const result = await s.host.login(s.ip, name, password);
   if (s.isClosed) return;
   if (result.ok) {

@@ -177,11 +177,16 @@ export class FtpEngine implements SessionHost {
     let n = 0;
     for (const s of [...this.sessions]) {
       if (!drop(s)) continue;
-      s.reply(421, 'Closing: your access was changed');
-      s.close();
+      this.closeChanged(s);
       n++;
     }
     return n;
+  }
+
+  /** Ends a session whose access changed (the module's lists, its user, the global security lists): a 421 line first. */
+  closeChanged(s: FtpSession): void {
+    s.reply(421, 'Closing: your access was changed');
+    s.close();
   }
 
   kick(id: string): boolean {

@@ -64,6 +64,11 @@ export class FtpSession {
   pendingUser: string | undefined;
   user: LoggedIn | undefined;
   loginFailures = 0;
+  /**
+   * A PASS is being checked: its own reply path asks the security lists after the 530 (a guess
+   * that got the address banned ends with "421 … refused"), so their re-check leaves it to that.
+   */
+  loginUnderWay = false;
   tls = false;
   tlsContext: tls.SecureContext | undefined;
   pbsz = false;

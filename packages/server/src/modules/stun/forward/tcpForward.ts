@@ -1,8 +1,17 @@
 import net from 'node:net';
 import { normalizeIp } from '../../../core/http/clientIp.js';
+import { resetAny } from '../../../core/net/connGuard.js';
 import { admit, Occupancy, ProxyStats, type Scope } from '../../../core/relay/limits.js';
 import { adoptWithOwnedBuffers, OwnedBufferReader, Pump } from '../../../core/relay/tcpRelay.js';
+import { type ListsWatch, watchLists } from '../../../core/safe/recheck.js';
 import type { MappingHost } from '../host.js';
+
+/** One relayed connection, as the security lists' re-check sees it. */
+interface Relayed {
+  ip: string;
+  client: net.Socket;
+  reset(): void;
+}
 
 /**
  * Relays connections that the mapping's listener accepts (clients on the internet coming in
@@ -16,11 +25,22 @@ export class TcpForwarder {
   readonly stats = new ProxyStats();
   private readonly scope: Scope = { name: 'rule', occupancy: new Occupancy(), caps: { tcp: 0, udp: 0, perIp: 0 } };
   private readonly open = new Set<net.Socket>();
+  /** The relayed connections by client address (asked again when the security lists change). */
+  private readonly clients = new Set<Relayed>();
   private readonly sampler: NodeJS.Timeout;
+  private readonly lists: ListsWatch | undefined;
 
   constructor(private readonly host: MappingHost) {
     this.sampler = setInterval(() => this.stats.sample(), 1000);
     this.sampler.unref();
+    // As at accept: a client the lists refuse now is reset, its connection to the target closed.
+    if (host.onListsChange)
+      this.lists = watchLists(host.onListsChange, {
+        open: () => this.clients,
+        ipOf: (c) => (c.client.destroyed ? undefined : c.ip),
+        admits: (ip) => host.admits(ip),
+        close: (c) => c.reset(),
+      });
   }
 
   get size(): number {
@@ -68,11 +88,21 @@ export class TcpForwarder {
     this.open.add(client);
     this.open.add(upstream);
     let done = false;
+    const relayed: Relayed = {
+      ip,
+      client,
+      reset: () => {
+        resetAny(client, raw);
+        finish();
+      },
+    };
+    this.clients.add(relayed);
     const finish = (err?: Error) => {
       if (done) return;
       done = true;
       ok.release();
       this.stats.connections--;
+      this.clients.delete(relayed);
       this.open.delete(client);
       this.open.delete(upstream);
       client.destroy();
@@ -132,6 +162,7 @@ export class TcpForwarder {
 
   closeAll(): void {
     clearInterval(this.sampler);
+    this.lists?.stop();
     for (const s of [...this.open]) s.destroy();
   }
 }

@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { isIp } from '@lucky/shared';
 import { normalizeIp } from '../../../core/http/clientIp.js';
 import { admit, Occupancy, ProxyStats, type Scope } from '../../../core/relay/limits.js';
+import { type ListsWatch, watchLists } from '../../../core/safe/recheck.js';
 import type { MappingHost } from '../host.js';
 
 interface Session {
@@ -39,6 +40,7 @@ export class UdpForwarder {
   private sweep: NodeJS.Timeout | undefined;
   /** The session of the last datagram (cleared when it closes). */
   private last: Session | undefined;
+  private readonly lists: ListsWatch | undefined;
 
   constructor(
     private readonly socket: dgram.Socket,
@@ -46,6 +48,15 @@ export class UdpForwarder {
   ) {
     this.sweep = setInterval(() => this.expire(), 1000);
     this.sweep.unref();
+    // As at a session's start: a client the lists refuse now loses its session (its next datagram
+    // is refused when a new one would open).
+    if (host.onListsChange)
+      this.lists = watchLists(host.onListsChange, {
+        open: () => this.sessions.values(),
+        ipOf: (s) => (this.sessions.get(s.key) === s ? normalizeIp(s.client.address) : undefined),
+        admits: (ip) => host.admits(ip),
+        close: (s) => this.close(s, 'refused by the security lists'),
+      });
     try {
       socket.setRecvBufferSize(SOCKET_BUFFER);
       socket.setSendBufferSize(SOCKET_BUFFER);
@@ -159,6 +170,7 @@ export class UdpForwarder {
 
   closeAll(): void {
     clearInterval(this.sweep);
+    this.lists?.stop();
     for (const s of [...this.sessions.values()]) this.close(s, 'rule stopped');
   }
 }
