@@ -181,7 +181,7 @@ describe('wanji admin screen', () => {
     await shot(dark, 'wanji-table-1300-en-dark');
     const phone = await open('zh_CN', 390);
     await phone.getByTestId(`wanji-health-${keyC}`).waitFor();
-    await shot(phone, 'wanji-table-390-zh');
+    await shot(phone, 'wanji-cards-390-zh');
     // Bounded: three programs and a browser on a 2-core machine shared with other work.
   }, 120_000);
 });
